@@ -1,0 +1,82 @@
+/**
+ * The contracts between the core's areas (models/, index/, qgpt/), so each can be built and
+ * tested on its own. Implementations live in their folders; `createCore` wires them together.
+ */
+import type {
+  QGPTRelevanceInput, RelevantQGPTSeed, QGPTQuestionInput, QGPTQuestionOutput, SnippetInfo,
+} from '../protocol/wire';
+
+// ---- provided by models/ ---------------------------------------------------------------
+
+export interface Embedder {
+  readonly modelId: string;
+  readonly dims: number;
+  /** Unit-length sentence vectors, one per text, in order. */
+  embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  /** Token count with the model's own tokenizer (for budgets and batching). */
+  countTokens(text: string): number;
+}
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface GenerateOptions {
+  signal?: AbortSignal;
+  maxTokens?: number;
+  temperature?: number;
+}
+
+export interface Generator {
+  readonly modelId: string;
+  /** Context window in tokens (prompt + completion). */
+  readonly contextTokens: number;
+  countTokens(text: string): Promise<number>;
+  /** Text deltas, in order; ends early (without throwing) when `signal` aborts. */
+  generate(messages: ChatMessage[], opts?: GenerateOptions): AsyncIterable<string>;
+}
+
+export interface ModelHub {
+  /** The embedding model, loading it on first use; null when none can be had (BM25 only). */
+  getEmbedder(): Promise<Embedder | null>;
+  /**
+   * The generator for a CODE_CONVERSATION model id (or the default one); null means the built-in
+   * extractive answerer. Throws not_found for an unknown id, unavailable when it cannot load.
+   */
+  getGenerator(modelId?: string): Promise<Generator | null>;
+  /** The id of the model that answers when the input names none. */
+  defaultConversationModelId(): string;
+  /** The built-in extractive answerer's model id. */
+  readonly extractiveModelId: string;
+}
+
+// ---- provided by index/ ----------------------------------------------------------------
+
+export interface Snippet {
+  id: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+  text: string;
+  language?: string;
+  symbol?: string;
+  info?: SnippetInfo;
+}
+
+export interface Retriever {
+  /** Relevance over exactly one query space; the seeds carry ids that `getSnippet` resolves. */
+  relevance(input: QGPTRelevanceInput, signal?: AbortSignal): Promise<RelevantQGPTSeed[]>;
+  /** A snippet returned by an earlier relevance call (or a saved asset), by id. */
+  getSnippet(id: string): Promise<Snippet | null>;
+  /** Where a fragment lives in the workspace (for persons-related from a seed). */
+  locate(fragment: string, signal?: AbortSignal): Promise<{ path: string; startLine: number; endLine: number }[]>;
+  /** The workspace folders being indexed. */
+  folders(): string[];
+}
+
+// ---- provided by qgpt/ -----------------------------------------------------------------
+
+export interface QuestionAnswerer {
+  question(input: QGPTQuestionInput, signal?: AbortSignal): Promise<QGPTQuestionOutput>;
+}

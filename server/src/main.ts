@@ -1,0 +1,108 @@
+/**
+ * The worker: the core behind JSON-RPC (vscode-languageserver over IPC). Started by the extension
+ * with VS Code's own Node; also started by the tests as a child process.
+ */
+import {
+  createConnection, ProposedFeatures, ResponseError, TextDocumentSyncKind,
+  type InitializeParams, type InitializeResult,
+} from 'vscode-languageserver/node';
+import { createCore, type Core } from './core/core';
+import { createLogger, type LogLevel } from './core/logger';
+import { resolveDataDir, resolveModelsDir } from './core/options';
+import { RPC_ERROR_CODES, type ErrorData } from './protocol/errors';
+import { SecretGet, SettingsChanged, type WorkerSettings } from './protocol/workspace';
+import type { NotificationDef } from './protocol/base';
+import { toAskcodeError } from './core/errors';
+
+export interface WorkerInitOptions {
+  dataDir?: string;
+  folders?: string[];
+  settings?: WorkerSettings;
+  logLevel?: LogLevel;
+  autoIndex?: boolean;
+}
+
+const connection = createConnection(ProposedFeatures.all);
+let core: Core | undefined;
+let ready: Promise<Core> | undefined;
+let folders: string[] = [];
+
+const log = createLogger((level, line) => {
+  if (level === 'error') connection.console.error(line);
+  else if (level === 'warn') connection.console.warn(line);
+  else connection.console.log(line);
+}, (process.env.ASKCODE_LOG_LEVEL as LogLevel | undefined) ?? 'info');
+
+connection.onInitialize(async (params: InitializeParams): Promise<InitializeResult> => {
+  const init = (params.initializationOptions ?? {}) as WorkerInitOptions;
+  folders = init.folders ?? (params.workspaceFolders ?? []).map((f) => decodeURIComponent(new URL(f.uri).pathname));
+  const dataDir = init.dataDir ? init.dataDir : resolveDataDir();
+  ready = createCore({
+    dataDir,
+    modelsDir: resolveModelsDir(),
+    folders,
+    log: init.logLevel ? createLogger((_l, line) => connection.console.log(line), init.logLevel) : log,
+    settings: init.settings,
+    autoIndex: init.autoIndex ?? true,
+    secrets: async (key) => {
+      try {
+        const r = await connection.sendRequest(SecretGet.method, { key });
+        return (r as { value: string | null }).value;
+      } catch {
+        return null;
+      }
+    },
+  });
+  core = await ready;
+  core.service.onBroadcast((method, p) => void connection.sendNotification(method, p));
+  log.info(`askcode worker ${process.pid} ready: data ${dataDir}, ${folders.length} folder(s)`);
+  return {
+    capabilities: { textDocumentSync: TextDocumentSyncKind.None },
+    serverInfo: { name: 'askcode', version: process.env.ASKCODE_VERSION ?? '0.1.0' },
+  };
+});
+
+const emit = <P>(def: NotificationDef<P>, p: P) => void connection.sendNotification(def.method, p);
+
+connection.onRequest(async (method, params, token) => {
+  const c = core ?? (ready ? await ready : undefined);
+  if (!c) throw new ResponseError(RPC_ERROR_CODES.unavailable, 'the worker is not initialized yet');
+  const ac = new AbortController();
+  const sub = token.onCancellationRequested(() => ac.abort());
+  try {
+    const result = await c.service.call(method, params, { signal: ac.signal, emit, connection: 'rpc' });
+    return result === undefined ? null : result;
+  } catch (e) {
+    const err = toAskcodeError(e);
+    const data: ErrorData = { kind: err.kind, field: err.field, operation: method };
+    throw new ResponseError(RPC_ERROR_CODES[err.kind], err.message, data);
+  } finally {
+    sub.dispose();
+  }
+});
+
+connection.onNotification(async (method, params) => {
+  const c = core ?? (ready ? await ready : undefined);
+  if (!c) return;
+  if (method === SettingsChanged.method) log.info('settings changed');
+  if (c.service.has(method)) {
+    c.service.call(method, params, { emit, connection: 'rpc' }).catch((e) => log.warn(`${method}: ${String(e)}`));
+  }
+});
+
+connection.onShutdown(async () => {
+  await core?.dispose();
+});
+
+// Crash-test hook: the tests kill the worker mid-work this way as well as with SIGKILL.
+if (process.env.ASKCODE_TEST_HOOKS === '1') {
+  connection.onRequest('askcode/test/crash', () => process.exit(3));
+}
+
+for (const sig of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(sig, () => {
+    void (core?.dispose() ?? Promise.resolve()).finally(() => process.exit(0));
+  });
+}
+
+connection.listen();
