@@ -36,3 +36,10 @@ ${Object.entries(SUMMARIES).map(([n, s]) => `  ${n.padEnd(10)} ${s}`).join('\n')
     return b.run(rest);
   },
 });
+
+// Each benchmark registers itself on import.
+import './bench/models';
+import './bench/retrieval';
+import './bench/index';
+import './bench/qa';
+import './bench/bridge';

@@ -1,0 +1,2 @@
+// Registers `askcode bench bridge` (see ../bench.ts).
+export {};

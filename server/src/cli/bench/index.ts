@@ -1,0 +1,2 @@
+// Registers `askcode bench index` (see ../bench.ts).
+export {};

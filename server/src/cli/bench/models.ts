@@ -1,0 +1,2 @@
+// Registers `askcode bench models` (see ../bench.ts).
+export {};

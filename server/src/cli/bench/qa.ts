@@ -1,0 +1,2 @@
+// Registers `askcode bench qa` (see ../bench.ts).
+export {};

@@ -1,0 +1,2 @@
+// Registers `askcode bench retrieval` (see ../bench.ts).
+export {};
