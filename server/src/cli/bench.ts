@@ -1,14 +1,4 @@
-import { registerCommand } from './run';
-
-export interface Bench {
-  name: string;
-  summary: string;
-  run(args: string[]): Promise<number>;
-}
-const benches: Bench[] = [];
-export function registerBench(b: Bench): void {
-  benches.push(b);
-}
+import { registerCommand, benches } from './registry';
 
 const SUMMARIES: Record<string, string> = {
   models: "worker RSS before a load, after loading the embedding model and stories260K, and after models/unload",

@@ -1,4 +1,4 @@
-import { registerCommand } from './run';
+import { registerCommand } from './registry';
 import { notYet } from './pending';
 
 registerCommand({

@@ -1,4 +1,4 @@
-import { registerCommand } from './run';
+import { registerCommand } from './registry';
 import { openCore, parse } from './common';
 import { ModelsSnapshot } from '../protocol/models';
 import type { Model } from '../protocol/wire';

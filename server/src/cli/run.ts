@@ -1,16 +1,6 @@
 import { AskcodeError } from '../core/errors';
 
-export interface Command {
-  name: string;
-  summary: string;
-  usage: string;
-  run(args: string[]): Promise<number>;
-}
-
-const commands: Command[] = [];
-export function registerCommand(c: Command): void {
-  commands.push(c);
-}
+import { commands } from './registry';
 
 // Each command registers itself on import.
 import './models';
