@@ -26,7 +26,10 @@ const common = {
 const builds = [
   { ...common, entryPoints: { extension: 'client/src/extension.ts' }, platform: 'node', format: 'cjs', target: 'node20', outdir: 'dist', external: nodeExternal },
   { ...common, entryPoints: { server: 'server/src/main.ts', cli: 'server/src/cli.ts' }, platform: 'node', format: 'cjs', target: 'node20', outdir: 'dist', external: nodeExternal },
-  { ...common, entryPoints: { webview: 'webview/src/main.ts' }, platform: 'browser', format: 'iife', target: 'es2022', outdir: 'dist', loader: { '.css': 'css' } },
+  // The chat UI: dist/webview.js + dist/webview.css (+ the codicon font beside them) and the static
+  // page in dist/webview/. The VS Code panel loads them from dist/; the bridge serves dist/webview/
+  // at `/` plus `/webview.js` and `/webview.css`.
+  { ...common, entryPoints: { webview: 'webview/src/main.ts' }, platform: 'browser', format: 'iife', target: 'es2022', outdir: 'dist', loader: { '.css': 'css', '.ttf': 'file' }, assetNames: '[name]' },
 ];
 
 mkdirSync('dist', { recursive: true });
@@ -36,4 +39,7 @@ if (watch) {
   for (const b of builds) (await esbuild.context(b)).watch();
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
+  // In a browser the page asks for the font beside webview.css (`/codicon.ttf`), which the bridge
+  // looks up in dist/webview/.
+  if (existsSync('dist/codicon.ttf')) cpSync('dist/codicon.ttf', 'dist/webview/codicon.ttf');
 }

@@ -13,6 +13,7 @@ import { RPC_ERROR_CODES, type ErrorData } from './protocol/errors';
 import { SecretGet, SettingsChanged, type WorkerSettings } from './protocol/workspace';
 import type { NotificationDef } from './protocol/base';
 import { toAskcodeError } from './core/errors';
+import { startBridge, type Bridge } from './bridge/bridge';
 
 export interface WorkerInitOptions {
   dataDir?: string;
@@ -84,13 +85,46 @@ connection.onRequest(async (method, params, token) => {
 connection.onNotification(async (method, params) => {
   const c = core ?? (ready ? await ready : undefined);
   if (!c) return;
-  if (method === SettingsChanged.method) log.info('settings changed');
+  if (method === SettingsChanged.method) {
+    log.info('settings changed');
+    applyBridge(c, (params as { bridge?: BridgeSettings } | null)?.bridge);
+  }
   if (c.service.has(method)) {
     c.service.call(method, params, { emit, connection: 'rpc' }).catch((e) => log.warn(`${method}: ${String(e)}`));
   }
 });
 
+/**
+ * The extension's `askcode.bridge.*` settings arrive with `askcode/settings`: the worker, never the
+ * extension host, serves the HTTP/WS bridge (loopback only) from its own core.
+ */
+interface BridgeSettings { enabled: boolean; port?: number }
+let bridge: Promise<Bridge | undefined> = Promise.resolve(undefined);
+let bridgePort: number | undefined;
+
+function applyBridge(c: Core, want: BridgeSettings | undefined): void {
+  if (!want) return;
+  bridge = bridge.then(async (running) => {
+    if (running && (!want.enabled || want.port !== bridgePort)) {
+      await running.close();
+      log.info('bridge stopped');
+      running = undefined;
+    }
+    if (!want.enabled || running) return running;
+    try {
+      const b = await startBridge(c, { port: want.port ?? 0, log });
+      bridgePort = want.port;
+      log.info(`bridge listening on ${b.url}`);
+      return b;
+    } catch (e) {
+      log.error(`bridge failed to start on port ${want.port ?? 0}: ${String(e)}`);
+      return undefined;
+    }
+  });
+}
+
 connection.onShutdown(async () => {
+  await (await bridge)?.close();
   await core?.dispose();
 });
 

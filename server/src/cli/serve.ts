@@ -1,13 +1,67 @@
 import { registerCommand } from './registry';
-import { notYet } from './pending';
+import { openCore, parse } from './common';
+import { invalid } from '../core/errors';
+import { stderrLogger, type LogLevel } from '../core/logger';
+import { startBridge } from '../bridge/bridge';
 
 registerCommand({
   name: 'serve',
   summary: 'index folders and serve the REST/WebSocket bridge and the chat page on loopback',
-  usage: `Usage: askcode serve [folder…] [--port 39300] [--data-dir DIR] [--allow-remote HOST]
+  usage: `Usage: askcode serve [folder…] [--port 39300] [--data-dir DIR] [--host HOST --allow-remote]
 
 Indexes the folders, listens on 127.0.0.1 and prints the URL of the chat page. The REST and
 WebSocket routes are wire-compatible with Pieces OS (the @pieces.app/pieces-os-client SDK works).
-Stops cleanly on Ctrl-C (SIGINT) or SIGTERM.`,
-  run: notYet('serve'),
+Stops cleanly on Ctrl-C (SIGINT) or SIGTERM.
+
+Options:
+  --port N         port to listen on (default 39300; 0 picks a free one)
+  --data-dir DIR   askcode's data folder (default: ASKCODE_DATA_DIR or ~/.askcode)
+  --host HOST      address to listen on (default 127.0.0.1)
+  --allow-remote   allow a --host that is not loopback. The bridge has no credentials: anyone who
+                   can reach that address can read the served folders.`,
+  async run(args) {
+    const { values, positionals } = parse(
+      args,
+      {
+        port: { type: 'string', default: '39300' },
+        'data-dir': { type: 'string' },
+        host: { type: 'string', default: '127.0.0.1' },
+        'allow-remote': { type: 'boolean', default: false },
+      },
+      true,
+    );
+    const port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw invalid(`--port must be a port number, not '${values.port}'`, 'port');
+    const logLevel = (process.env.ASKCODE_LOG_LEVEL as LogLevel) || 'info';
+    const core = await openCore({ dataDir: values['data-dir'], folders: positionals, autoIndex: true, logLevel });
+    let bridge;
+    try {
+      bridge = await startBridge(core, {
+        port,
+        host: values.host,
+        allowRemote: values['allow-remote'],
+        log: stderrLogger(logLevel),
+      });
+    } catch (e) {
+      await core.dispose();
+      throw e;
+    }
+    const folders = core.index.folders();
+    process.stdout.write(`askcode: serving ${bridge.url}${folders.length ? ` (${folders.join(', ')})` : ' (no folders)'}\n`);
+    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+      process.once('SIGINT', () => resolve('SIGINT'));
+      process.once('SIGTERM', () => resolve('SIGTERM'));
+    });
+    process.stderr.write(`askcode: ${signal}: stopping\n`);
+    // A second signal while stopping means "now".
+    const force = () => process.exit(130);
+    process.once('SIGINT', force);
+    process.once('SIGTERM', force);
+    await bridge.close();
+    await core.dispose();
+    process.stdout.write('askcode: stopped\n');
+    // Everything is flushed; a native handle some library leaves open must not keep the process alive.
+    setTimeout(() => process.exit(0), 2000).unref();
+    return 0;
+  },
 });

@@ -1,16 +1,558 @@
-// STUB — replaced by the Models implementation.
-import type { Service } from '../core/service';
+import { promises as fs } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
+import type { Service, CallContext } from '../core/service';
 import type { CoreOptions } from '../core/options';
-import type { ModelHub, Embedder, Generator } from '../core/interfaces';
+import type { ModelHub, Embedder, Generator, ChatMessage, GenerateOptions } from '../core/interfaces';
+import { cancelled, conflict, forbidden, invalid, notFound, offline, unavailable } from '../core/errors';
+import type { Model, ModelDownloadProgressStatusEnum } from '../protocol/wire';
+import {
+  ModelsSnapshot, ModelsCreate, ModelsDelete, ModelsDeleteCache, ModelsUnload, ModelGet, ModelLoad, ModelUnload,
+  ModelDownload, ModelDownloadCancel, ModelDownloadProgressNotification, ModelsIdentifiersNotification,
+} from '../protocol/models';
+import { CATALOG, EXTRACTIVE_MODEL_ID, MINILM_MODEL_ID, bytesOf, usageIsLlm, type CatalogEntry } from './catalog';
+import { Registry, type ModelRecord } from './registry';
+import { ModelCache } from './cache';
+import { DTYPE_SUFFIX, inspectFolder, scanModelsDir, stableId, type FolderFacts } from './folders';
+import { copyFiles, fetchFiles, type FileSpec } from './download';
+import { OnnxEmbedder } from './embedder';
+import { OnnxGenerator } from './onnxGenerator';
+import { DEFAULT_OLLAMA_URL, OllamaGenerator, OpenAIGenerator } from './endpointGenerators';
+import { modelIdParam, seededOnly, sourceFromUnique, validateCreate, validateSource } from './validate';
+import { transformers } from './transformers';
+import { freeMemory } from './memory';
 
-export class ModelManager implements ModelHub {
-  readonly extractiveModelId = 'askcode-extractive';
-  private constructor(readonly options: CoreOptions, readonly service: Service) {}
-  static async create(options: CoreOptions, service: Service): Promise<ModelManager> {
-    return new ModelManager(options, service);
-  }
-  async getEmbedder(): Promise<Embedder | null> { return null; }
-  async getGenerator(): Promise<Generator | null> { return null; }
-  defaultConversationModelId(): string { return this.extractiveModelId; }
-  async dispose(): Promise<void> {}
+type Loaded = OnnxEmbedder | OnnxGenerator;
+
+const CODE_CAPABILITIES = { temporal: false, images: false, videos: false, documents: true, codebases: true, assets: true, websites: false };
+
+function safeFolder(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/\.\.+/g, '_').replace(/^[^A-Za-z0-9]/, 'm');
 }
+
+/**
+ * The Models API and the model providers behind {@link ModelHub}.
+ *
+ * Weights reach `<dataDir>/models/<folder>` only through `model/download` (from the model hub
+ * over HTTPS, or copied from a local folder). Loading reads that cache folder, or the model's own
+ * local folder (ASKCODE_MODELS_DIR, a custom folder) when no copy is cached; it never downloads,
+ * with one exception: the embedding model from the catalog is fetched on first use when no
+ * models dir is set, because it is small (23 MB) and search quality depends on it.
+ */
+export class ModelManager implements ModelHub {
+  readonly extractiveModelId = EXTRACTIVE_MODEL_ID;
+  private readonly registry: Registry;
+  private readonly cache: ModelCache;
+  private readonly loaded = new Map<string, Promise<Loaded>>();
+  private readonly downloads = new Map<string, { ac: AbortController; promise: Promise<void> }>();
+  private embedder: { key: string; promise: Promise<Embedder | null>; failedAt?: number } | undefined;
+  private readonly warned = new Set<string>();
+  private disposed = false;
+
+  private constructor(readonly options: CoreOptions, readonly service: Service) {
+    this.registry = new Registry(options.dataDir, options.log);
+    this.cache = new ModelCache(path.join(options.dataDir, 'models'));
+  }
+
+  static async create(options: CoreOptions, service: Service): Promise<ModelManager> {
+    const m = new ModelManager(options, service);
+    await m.init();
+    m.registerHandlers();
+    return m;
+  }
+
+  // ---- registry --------------------------------------------------------------------------
+
+  private async init(): Promise<void> {
+    await this.registry.load();
+    await this.cache.sweepTemp();
+    const modelsDir = this.options.modelsDir;
+    const folders = modelsDir ? await scanModelsDir(modelsDir) : [];
+    const claimed = new Set<string>();
+    const now = new Date().toISOString();
+    await this.registry.mutate(async (recs) => {
+      for (const entry of CATALOG) {
+        const old = recs.get(entry.id);
+        const local = modelsDir ? await this.findCatalogFolder(entry, modelsDir) : undefined;
+        if (local) claimed.add(local);
+        recs.set(entry.id, {
+          model: { ...entry.model, id: entry.id, created: old?.model.created ?? { value: now } },
+          origin: 'catalog',
+          ...(entry.hubId ? { hubId: entry.hubId, folder: entry.folder, dtype: entry.dtype } : {}),
+          ...(local ? { source: { kind: 'local' as const, path: local } } : {}),
+          ...(old?.measuredRam ? { measuredRam: old.measuredRam } : {}),
+        });
+      }
+      const seen = new Set<string>();
+      for (const f of folders) {
+        if (claimed.has(f.dir)) continue;
+        const id = stableId('folder', f.name);
+        seen.add(id);
+        const old = recs.get(id);
+        recs.set(id, this.folderRecord(f, id, old?.model.created.value ?? now, old?.measuredRam));
+      }
+      // Folder models come and go with ASKCODE_MODELS_DIR; one whose copy is cached stays usable.
+      for (const [id, r] of recs) {
+        if (r.origin === 'folder' && !seen.has(id) && !(r.folder && (await this.cache.has(r.folder)))) recs.delete(id);
+      }
+    });
+  }
+
+  private async findCatalogFolder(entry: CatalogEntry, modelsDir: string): Promise<string | undefined> {
+    if (!entry.hubId) return undefined;
+    const candidates = [entry.hubId, path.basename(entry.hubId), entry.folder!, entry.model.name];
+    for (const c of candidates) {
+      const dir = path.join(modelsDir, c);
+      if (await inspectFolder(dir, entry.dtype)) return dir;
+    }
+    return undefined;
+  }
+
+  private folderRecord(f: FolderFacts, id: string, created: string, measuredRam?: number): ModelRecord {
+    const llm = usageIsLlm(f.usage);
+    return {
+      model: {
+        id,
+        version: typeof f.config.transformers_version === 'string' ? f.config.transformers_version : 'local',
+        created: { value: created },
+        name: f.name,
+        description: `Local model folder '${f.name}' from ASKCODE_MODELS_DIR (${String(f.config.model_type ?? 'unknown')}, ${f.dtype}).`,
+        cloud: false,
+        type: 'SPEED',
+        usage: f.usage,
+        bytes: bytesOf(f.bytes),
+        ram: bytesOf(f.bytes * 1.5),
+        quantization: f.dtype,
+        unique: f.name,
+        provider: 'UNKNOWN',
+        cpu: true,
+        maxTokens: { total: f.maxPositions ?? null },
+        custom: false,
+        ...(llm ? { capabilities: CODE_CAPABILITIES } : {}),
+      },
+      origin: 'folder',
+      source: { kind: 'local', path: f.dir },
+      folder: `local--${safeFolder(f.name)}`,
+      dtype: f.dtype,
+      ...(measuredRam ? { measuredRam } : {}),
+    };
+  }
+
+  private record(id: string): ModelRecord {
+    const r = this.registry.get(id);
+    if (!r) throw notFound(`no model with id ${id}`, 'model');
+    return r;
+  }
+
+  /** A model named by id, `unique` or name (settings may hold any of them). */
+  private resolve(ref: string | undefined): ModelRecord | undefined {
+    if (!ref) return undefined;
+    const all = this.registry.all();
+    return this.registry.get(ref) ?? all.find((r) => r.model.unique === ref) ?? all.find((r) => r.model.name === ref);
+  }
+
+  /** The wire record with today's facts. */
+  private async toWire(r: ModelRecord): Promise<Model> {
+    const m: Model = { ...r.model };
+    delete m.downloaded;
+    if (r.model.id === EXTRACTIVE_MODEL_ID) m.downloaded = true;
+    else if (r.folder) {
+      m.downloaded = await this.cache.has(r.folder);
+      if (m.downloaded) m.bytes = bytesOf(await this.cache.bytes(r.folder));
+    }
+    m.loaded = r.model.id === EXTRACTIVE_MODEL_ID || this.isLoaded(r.model.id);
+    m.downloading = this.downloads.has(r.model.id);
+    if (r.measuredRam) m.ram = bytesOf(r.measuredRam);
+    return m;
+  }
+
+  private readonly settled = new Set<string>();
+  private isLoaded(id: string): boolean {
+    return this.loaded.has(id) && this.settled.has(id);
+  }
+
+  private changed(id: string, deleted = false): void {
+    if (this.disposed) return;
+    this.service.broadcast(ModelsIdentifiersNotification, { iterable: [{ model: { id }, ...(deleted ? { deleted: true } : {}) }] });
+  }
+
+  private warnOnce(key: string, msg: string): void {
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    this.options.log.warn(msg);
+  }
+
+  // ---- loading ---------------------------------------------------------------------------
+
+  /** Where the weights are read from: the cached copy, else the model's own local folder. */
+  private async weightsDir(r: ModelRecord): Promise<string | null> {
+    if (r.folder && (await this.cache.has(r.folder))) return this.cache.dir(r.folder);
+    if (r.source?.kind === 'local' && (await inspectFolder(r.source.path, r.dtype))) return r.source.path;
+    return null;
+  }
+
+  private ensureLoaded(r: ModelRecord): Promise<Loaded> {
+    const id = r.model.id;
+    let p = this.loaded.get(id);
+    if (!p) {
+      p = this.doLoad(r);
+      this.loaded.set(id, p);
+      p.then(
+        () => {
+          this.settled.add(id);
+          this.changed(id);
+        },
+        () => {
+          if (this.loaded.get(id) === p) this.loaded.delete(id);
+        },
+      );
+    }
+    return p;
+  }
+
+  private async doLoad(r: ModelRecord): Promise<Loaded> {
+    const usage = r.model.usage;
+    if (usage !== 'TEXT_EMBEDDING' && !usageIsLlm(usage)) throw invalid(`${r.model.name} has usage ${usage}, which askcode cannot run`, 'model');
+    let dir = await this.weightsDir(r);
+    if (!dir && r.model.id === MINILM_MODEL_ID && !this.options.modelsDir) {
+      this.options.log.info(`fetching ${r.model.name} (${r.model.bytes?.readable}) for semantic search, once`);
+      await this.download(r);
+      dir = await this.weightsDir(r);
+    }
+    if (!dir) {
+      if (r.origin === 'custom' && !r.folder) throw unavailable(`${r.model.name} has no local weights to load`);
+      throw unavailable(`${r.model.name} is not downloaded: call model/download first${this.options.modelsDir ? ` (or put its folder in ASKCODE_MODELS_DIR)` : ''}`);
+    }
+    const facts = await inspectFolder(dir, r.dtype);
+    if (!facts) throw unavailable(`${dir} is not a transformers.js model folder (config.json and onnx/ expected)`);
+    const before = process.memoryUsage().rss;
+    const loaded = usage === 'TEXT_EMBEDDING'
+      ? await OnnxEmbedder.load(r.model.id, dir, facts.dtype, r.model.maxTokens?.total ?? facts.maxPositions)
+      : await OnnxGenerator.load(r.model.id, dir, facts.dtype, r.model.maxTokens?.total ?? facts.maxPositions ?? 2048);
+    const grown = process.memoryUsage().rss - before;
+    if (grown > 0) {
+      await this.registry.mutate((recs) => {
+        const cur = recs.get(r.model.id);
+        if (cur) cur.measuredRam = grown;
+      });
+    }
+    return loaded;
+  }
+
+  private async unloadOne(id: string): Promise<boolean> {
+    const p = this.loaded.get(id);
+    if (!p) return false;
+    this.loaded.delete(id);
+    this.settled.delete(id);
+    try {
+      await (await p).dispose();
+    } catch (e) {
+      this.options.log.debug(`unload ${id}: ${String(e)}`);
+    }
+    this.changed(id);
+    return true;
+  }
+
+  private async unloadAll(): Promise<void> {
+    for (const id of [...this.loaded.keys()]) await this.unloadOne(id);
+    freeMemory();
+  }
+
+  // ---- ModelHub --------------------------------------------------------------------------
+
+  private embeddingRecord(): ModelRecord | undefined {
+    const wanted = this.options.settings?.embeddingModel;
+    if (wanted) {
+      const r = this.resolve(wanted);
+      if (r && r.model.usage === 'TEXT_EMBEDDING') return r;
+      this.warnOnce(`embedding-setting:${wanted}`, `askcode.embeddingModel '${wanted}' is not an embedding model askcode knows; using ${this.registry.get(MINILM_MODEL_ID)?.model.name}`);
+    }
+    return this.registry.get(MINILM_MODEL_ID);
+  }
+
+  getEmbedder(): Promise<Embedder | null> {
+    const r = this.embeddingRecord();
+    const key = r?.model.id ?? '';
+    // A failure is remembered for a minute so callers asking per batch do not retry a download each time.
+    if (this.embedder?.key === key && (this.embedder.failedAt === undefined || Date.now() - this.embedder.failedAt < 60_000)) return this.embedder.promise;
+    const entry: { key: string; promise: Promise<Embedder | null>; failedAt?: number } = { key, promise: Promise.resolve(null) };
+    entry.promise = (async (): Promise<Embedder | null> => {
+      if (!r) return null;
+      try {
+        const first = (await this.ensureLoaded(r)) as OnnxEmbedder;
+        return new ManagedEmbedder(r.model.id, first.dims, first, async () => (await this.ensureLoaded(this.record(r.model.id))) as OnnxEmbedder);
+      } catch (e) {
+        this.warnOnce(`embedder:${key}`, `no embedding model (${(e as Error).message}); relevance runs on BM25 alone`);
+        entry.failedAt = Date.now();
+        return null;
+      }
+    })();
+    this.embedder = entry;
+    return entry.promise;
+  }
+
+  async getGenerator(modelId?: string): Promise<Generator | null> {
+    const id = modelId ?? this.defaultConversationModelId();
+    const r = this.resolve(id);
+    if (!r) throw notFound(`no model with id ${id}`, 'model');
+    if (r.model.id === EXTRACTIVE_MODEL_ID) return null;
+    if (!usageIsLlm(r.model.usage)) throw invalid(`${r.model.name} is a ${r.model.usage} model, not a conversation model`, 'model');
+    const context = r.model.maxTokens?.total ?? 8192;
+    const src = r.source;
+    if (src?.kind === 'ollama') return new OllamaGenerator(r.model.id, src.name, src.baseUrl ?? DEFAULT_OLLAMA_URL, context);
+    if (src?.kind === 'openai') {
+      const keyName = src.apiKeySecret ?? src.apiKeyEnv ?? 'OPENAI_API_KEY';
+      return new OpenAIGenerator(r.model.id, src.model, src.baseUrl, context, async () => (await this.options.secrets?.(keyName)) ?? null);
+    }
+    if (!r.folder && src?.kind !== 'local') {
+      throw unavailable(`${r.model.name} has no source to run it (a local folder, ollama:<name> or openai:<model>@<url>)`);
+    }
+    const first = (await this.ensureLoaded(r)) as OnnxGenerator;
+    return new ManagedGenerator(r.model.id, first.contextTokens, first, async () => (await this.ensureLoaded(this.record(r.model.id))) as OnnxGenerator);
+  }
+
+  defaultConversationModelId(): string {
+    const r = this.resolve(this.options.settings?.defaultModel);
+    return r && usageIsLlm(r.model.usage) ? r.model.id : EXTRACTIVE_MODEL_ID;
+  }
+
+  // ---- download --------------------------------------------------------------------------
+
+  private progress(id: string, status: ModelDownloadProgressStatusEnum, percentage: number): void {
+    this.service.broadcast(ModelDownloadProgressNotification, { model: id, progress: { status, percentage } });
+  }
+
+  private async hubBase(): Promise<string> {
+    // HF_ENDPOINT is the hub clients' usual switch for a mirror.
+    return process.env.HF_ENDPOINT || (await transformers()).env.remoteHost;
+  }
+
+  private download(r: ModelRecord, signal?: AbortSignal): Promise<void> {
+    const id = r.model.id;
+    const running = this.downloads.get(id);
+    if (running) return running.promise;
+    if (id === EXTRACTIVE_MODEL_ID) return Promise.reject(forbidden('the built-in extractive answerer has no weights to download'));
+    if (!r.folder) return Promise.reject(forbidden(`${r.model.name} has no weights to download (it is served by ${r.source?.kind ?? 'no source'})`));
+    const folder = r.folder;
+    const src = r.source?.kind === 'local' ? r.source.path : undefined;
+    if (!src) {
+      if (this.options.modelsDir) {
+        return Promise.reject(offline(`ASKCODE_MODELS_DIR is set (${this.options.modelsDir}), so nothing is fetched remotely, and it holds no folder for ${r.hubId ?? r.model.name}`));
+      }
+      if (!r.hubId) return Promise.reject(forbidden(`${r.model.name} has nowhere to download from`));
+    }
+    const ac = new AbortController();
+    const onAbort = () => ac.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let last = -1;
+    const report = (done: number, total: number) => {
+      const pct = total > 0 ? Math.min(100, Math.floor((done / total) * 100)) : 0;
+      if (pct !== last && pct < 100) {
+        last = pct;
+        this.progress(id, 'IN-PROGRESS', pct);
+      }
+    };
+    const promise = (async () => {
+      const tmp = await this.cache.tempDir(folder);
+      try {
+        if (src) {
+          const facts = await inspectFolder(src, r.dtype);
+          if (!facts) throw unavailable(`${src} is not a transformers.js model folder (config.json and onnx/ expected)`);
+          await copyFiles(src, facts.files, tmp, ac.signal, report);
+        } else {
+          const entry = CATALOG.find((e) => e.id === id);
+          const suffix = DTYPE_SUFFIX[r.dtype ?? 'fp32'] ?? '';
+          const specs: FileSpec[] = [
+            ...(entry?.files ?? ['config.json', 'tokenizer.json', 'tokenizer_config.json']).map((f) => ({ name: f.replace(/\?$/, ''), optional: f.endsWith('?') })),
+            { name: `onnx/model${suffix}.onnx`, optional: false },
+            { name: `onnx/model${suffix}.onnx_data`, optional: true },
+          ];
+          await fetchFiles(await this.hubBase(), r.hubId!, specs, tmp, ac.signal, report);
+        }
+        if (ac.signal.aborted) throw cancelled('download cancelled');
+        await this.cache.commit(tmp, folder);
+        this.progress(id, 'COMPLETED', 100);
+      } catch (e) {
+        await fs.rm(tmp, { recursive: true, force: true }).catch(() => {});
+        this.progress(id, ac.signal.aborted ? 'CANCELED' : 'FAILED', Math.max(0, last));
+        throw ac.signal.aborted ? cancelled(`download of ${r.model.name} cancelled`) : e;
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
+        this.downloads.delete(id);
+        if (r.model.usage === 'TEXT_EMBEDDING') this.embedder = undefined;
+        this.changed(id);
+      }
+    })();
+    this.downloads.set(id, { ac, promise });
+    this.progress(id, 'IN-PROGRESS', 0);
+    this.changed(id);
+    return promise;
+  }
+
+  private async cancelDownload(id: string): Promise<void> {
+    const d = this.downloads.get(id);
+    if (!d) return;
+    d.ac.abort();
+    await d.promise.catch(() => {});
+  }
+
+  // ---- operations ------------------------------------------------------------------------
+
+  private registerHandlers(): void {
+    const s = this.service;
+    s.register(ModelsSnapshot, async () => {
+      const order = { catalog: 0, folder: 1, custom: 2 } as const;
+      const recs = this.registry.all().sort((a, b) => order[a.origin] - order[b.origin] || a.model.created.value.localeCompare(b.model.created.value));
+      return { iterable: await Promise.all(recs.map((r) => this.toWire(r))) };
+    });
+    s.register(ModelsCreate, (params) => this.createModel(params));
+    s.register(ModelsDelete, async (params) => {
+      const id = modelIdParam(params);
+      const r = this.record(id);
+      if (r.origin !== 'custom') {
+        const why = r.origin === 'folder'
+          ? `it comes from the folder ${r.source?.kind === 'local' ? r.source.path : ''} in ASKCODE_MODELS_DIR; remove the folder instead`
+          : 'it is built in; only custom models (created with models/create) can be deleted';
+        throw forbidden(`cannot delete ${r.model.name}: ${why}`, 'model');
+      }
+      await this.cancelDownload(id);
+      await this.unloadOne(id);
+      if (r.folder) await this.cache.remove(r.folder);
+      await this.registry.mutate((recs) => void recs.delete(id));
+      this.changed(id, true);
+      return null;
+    });
+    s.register(ModelsDeleteCache, async (params) => {
+      const id = modelIdParam(params);
+      const r = this.record(id);
+      if (id === EXTRACTIVE_MODEL_ID) throw forbidden('the built-in extractive answerer has no weights, so there is no cache to delete', 'model');
+      if (!usageIsLlm(r.model.usage)) {
+        throw forbidden(`only the weights of LLMs (CODE_CONVERSATION) can be deleted; ${r.model.name} is a ${r.model.usage} model`, 'model');
+      }
+      if (!r.folder) throw forbidden(`${r.model.name} has no downloadable weights (it is served by ${r.source?.kind ?? 'nothing local'})`, 'model');
+      await this.cancelDownload(id);
+      await this.unloadOne(id);
+      await this.cache.remove(r.folder);
+      this.changed(id);
+      return { model: { id } };
+    });
+    s.register(ModelsUnload, async () => {
+      await this.unloadAll();
+      return null;
+    });
+    s.register(ModelGet, async (params) => this.toWire(this.record(modelIdParam(params))));
+    s.register(ModelLoad, async (params) => {
+      const r = this.record(modelIdParam(params));
+      if (r.model.id !== EXTRACTIVE_MODEL_ID && (r.folder || r.source?.kind === 'local')) await this.ensureLoaded(r);
+      else if (r.model.id !== EXTRACTIVE_MODEL_ID && !r.source) throw unavailable(`${r.model.name} has no weights or endpoint to load`);
+      return this.toWire(r);
+    });
+    s.register(ModelUnload, async (params) => {
+      const r = this.record(modelIdParam(params));
+      await this.unloadOne(r.model.id);
+      freeMemory();
+      return this.toWire(r);
+    });
+    s.register(ModelDownload, async (params, ctx: CallContext) => {
+      const r = this.record(modelIdParam(params));
+      await this.download(r, ctx.signal);
+      return this.toWire(r);
+    });
+    s.register(ModelDownloadCancel, async (params) => {
+      const r = this.record(modelIdParam(params));
+      await this.cancelDownload(r.model.id);
+      return this.toWire(r);
+    });
+  }
+
+  private async createModel(params: unknown): Promise<Model> {
+    const p = validateCreate(params);
+    const seeded = seededOnly(p);
+    const source = p.askcode?.source ? validateSource(p.askcode.source, 'askcode.source') : sourceFromUnique(seeded.unique);
+    const field = p.askcode?.source ? 'askcode.source.path' : 'unique';
+    let facts: FolderFacts | null = null;
+    if (source?.kind === 'local') {
+      facts = await inspectFolder(source.path);
+      if (!facts) throw invalid(`${field}: ${source.path} is not a transformers.js model folder (config.json and onnx/ with an ONNX graph expected)`, field);
+    }
+    const id = randomUUID();
+    const created = new Date(seeded.created.value).toISOString();
+    const model: Model = {
+      ...seeded,
+      id,
+      created: { value: created, ...(seeded.created.readable ? { readable: seeded.created.readable } : {}) },
+      custom: true,
+      ...(facts && !seeded.bytes ? { bytes: bytesOf(facts.bytes) } : {}),
+      ...(facts && !seeded.maxTokens && facts.maxPositions ? { maxTokens: { total: facts.maxPositions } } : {}),
+    };
+    delete model.downloaded;
+    const record: ModelRecord = {
+      model,
+      origin: 'custom',
+      ...(source ? { source } : {}),
+      ...(facts ? { folder: `custom--${id}`, dtype: facts.dtype } : {}),
+    };
+    await this.registry.mutate((recs) => {
+      for (const o of recs.values()) {
+        if (seeded.unique && o.model.unique === seeded.unique && (o.model.provider ?? 'UNKNOWN') === (seeded.provider ?? 'UNKNOWN')) {
+          throw conflict(`a model with provider ${seeded.provider ?? 'UNKNOWN'} and unique '${seeded.unique}' already exists (${o.model.id})`, 'unique');
+        }
+        if (o.model.name === seeded.name && o.model.version === seeded.version) {
+          throw conflict(`a model named '${seeded.name}' version '${seeded.version}' already exists (${o.model.id})`, 'name');
+        }
+      }
+      recs.set(id, record);
+    });
+    this.changed(id);
+    return this.toWire(record);
+  }
+
+  async dispose(): Promise<void> {
+    for (const id of [...this.downloads.keys()]) await this.cancelDownload(id);
+    await this.unloadAll();
+    this.disposed = true;
+  }
+}
+
+/** A handle that survives `models/unload`: the next call loads the model again. */
+class ManagedEmbedder implements Embedder {
+  constructor(
+    readonly modelId: string,
+    readonly dims: number,
+    private readonly tokenizerOwner: OnnxEmbedder,
+    private readonly acquire: () => Promise<OnnxEmbedder>,
+  ) {}
+
+  countTokens(text: string): number {
+    return this.tokenizerOwner.countTokens(text);
+  }
+
+  async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    try {
+      return await (await this.acquire()).embed(texts, signal);
+    } catch (e) {
+      // Unloaded between acquiring and running: one retry loads it again.
+      if (/unloaded/.test((e as Error).message)) return (await this.acquire()).embed(texts, signal);
+      throw e;
+    }
+  }
+}
+
+class ManagedGenerator implements Generator {
+  constructor(
+    readonly modelId: string,
+    readonly contextTokens: number,
+    private readonly tokenizerOwner: OnnxGenerator,
+    private readonly acquire: () => Promise<OnnxGenerator>,
+  ) {}
+
+  countTokens(text: string): Promise<number> {
+    return this.tokenizerOwner.countTokens(text);
+  }
+
+  async *generate(messages: ChatMessage[], opts?: GenerateOptions): AsyncIterable<string> {
+    const g = await this.acquire();
+    yield* g.generate(messages, opts);
+  }
+}
+

@@ -416,6 +416,14 @@ export interface QGPTPersonsRelatedOutput {
   schema?: EmbeddedModelSchema;
   persons: Persons;
   explanations?: Record<string, string>;
+  /** askcode's extension (dropped by the SDK): why the list is empty, e.g. "not a git repository". */
+  askcode?: PersonsRelatedInfo;
+}
+
+export interface PersonsRelatedInfo {
+  reason?: string;
+  /** The files (and lines) that were looked at. */
+  files?: { path: string; startLine?: number; endLine?: number }[];
 }
 
 export type QGPTStreamEnum =

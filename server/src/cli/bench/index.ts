@@ -1,2 +1,163 @@
 // Registers `askcode bench index` (see ../bench.ts).
-export {};
+import { promises as fs, existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { registerBench } from '../registry';
+import { parse, openCore } from '../common';
+import { QgptRelevance } from '../../protocol/qgpt';
+import { resolveModelsDir } from '../../core/options';
+import type { Core } from '../../core/core';
+
+const USAGE = `Usage: askcode bench index --repo-dir DIR --data-dir D [--synthetic-chunks N] [--embed-sample N] [--json]
+
+Indexes DIR into an empty index under D and prints: time until BM25 answers (bm25_ready_s),
+embedding throughput of the index and of @huggingface/transformers alone on the same chunks
+(MiniLM-shaped random weights from ASKCODE_MODELS_DIR), relevance p50/p95 at 10k and N chunks
+(extra chunks are copies with random vectors; the query path is the real one), peak RSS, disk
+size, and the chunks embedded again when the unchanged tree is indexed a second time.`;
+
+const MODEL = 'minilm-l6-shape-random-weights';
+
+async function du(dir: string): Promise<number> {
+  let n = 0;
+  for (const e of await fs.readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    const p = path.join(dir, e.name);
+    n += e.isDirectory() ? await du(p) : (await fs.stat(p)).size;
+  }
+  return n;
+}
+
+const q = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? 0;
+const mb = () => Math.round(process.resourceUsage().maxRSS / 1024);
+
+/** Queries from the indexed text itself: symbol names and words of random chunks. */
+function sampleQueries(texts: string[], n: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < n && texts.length; i++) {
+    const t = texts[(i * 7919) % texts.length]!;
+    const words = t.match(/[A-Za-z_][A-Za-z0-9_]{3,}/g) ?? ['index'];
+    out.push(`where is ${words.slice(0, 3).join(' ')} handled and why does ${words[words.length - 1]} fail`);
+  }
+  return out;
+}
+
+async function timeQueries(core: Core, queries: string[]): Promise<{ p50: number; p95: number }> {
+  const times: number[] = [];
+  for (const query of queries) {
+    const t = process.hrtime.bigint();
+    await core.service.request(QgptRelevance, { query, options: { database: true } });
+    times.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  return { p50: Math.round(q(times, 0.5) * 10) / 10, p95: Math.round(q(times, 0.95) * 10) / 10 };
+}
+
+/** @huggingface/transformers alone, one text at a time (its fastest setting on 2 cores, per the models README). */
+async function rawThroughput(modelsDir: string, texts: string[]): Promise<number> {
+  const t = await import('@huggingface/transformers');
+  t.env.allowRemoteModels = false;
+  t.env.localModelPath = modelsDir + path.sep;
+  const pipe = await t.pipeline('feature-extraction', MODEL, { dtype: 'q8' as never });
+  const t0 = Date.now();
+  for (const s of texts) await pipe(s, { pooling: 'mean', normalize: true, truncation: true } as never);
+  const rate = texts.length / ((Date.now() - t0) / 1000);
+  await pipe.dispose();
+  return Math.round(rate * 10) / 10;
+}
+
+registerBench({
+  name: 'index',
+  summary: 'time to BM25-ready, embedding throughput, relevance p50/p95 at 10k and N chunks, peak RSS, disk',
+  async run(args) {
+    const { values } = parse(args, {
+      'repo-dir': { type: 'string' }, 'data-dir': { type: 'string' }, 'synthetic-chunks': { type: 'string' },
+      'embed-sample': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' },
+    });
+    if (values.help || !values['repo-dir'] || !values['data-dir']) {
+      process.stderr.write(USAGE + '\n');
+      return values.help ? 0 : 2;
+    }
+    const repo = path.resolve(values['repo-dir']);
+    const dataDir = path.resolve(values['data-dir']);
+    const big = Number(values['synthetic-chunks'] ?? 100_000);
+    const sample = Number(values['embed-sample'] ?? 400);
+    // Like the tests: the shared model folders beside the checkout when the variable is not set.
+    const beside = path.resolve('..', 'shared', 'models');
+    const modelsDir = resolveModelsDir() ?? (existsSync(path.join(beside, MODEL)) ? beside : undefined);
+    if (modelsDir) process.env.ASKCODE_MODELS_DIR = modelsDir;
+    const log = (s: string) => process.stderr.write(s + '\n');
+    await fs.rm(dataDir, { recursive: true, force: true });
+    const out: Record<string, number | string | null> = {};
+
+    // 1. An empty index to BM25-ready (the lexical pass; embeddings come after it).
+    let core = await openCore({ dataDir, folders: [repo], autoIndex: false });
+    core.index.setDense(false);
+    let t0 = Date.now();
+    await core.index.indexAll();
+    out.bm25_ready_s = Math.round((Date.now() - t0) / 100) / 10;
+    const st = await core.index.currentStatus();
+    out.files = st.filesTotal;
+    out.chunks = st.chunks;
+    log(`BM25 ready in ${out.bm25_ready_s} s: ${st.filesTotal} files, ${st.chunks} chunks`);
+
+    // 2. Embedding throughput: the index's own path vs transformers.js alone, on the same chunks.
+    let dims: number | undefined;
+    let firstRun = new Set<string>();
+    if (modelsDir) {
+      await core.dispose();
+      core = await openCore({ dataDir, folders: [repo], autoIndex: false });
+      (core.options.settings ??= {}).embeddingModel = MODEL;
+      core.index.embedLimit = sample;
+      core.index.setDense(false);
+      await core.index.indexAll(); // unchanged tree: reloads and walks; nothing to chunk again
+      const texts = core.index.pendingEmbedTexts();
+      core.index.setDense(true);
+      t0 = Date.now();
+      await core.index.embedNow();
+      const embedded = core.index.embeddedThisProcess;
+      firstRun = new Set(core.index.embeddedHashes);
+      out.embed_chunks_per_s = embedded ? Math.round((embedded / ((Date.now() - t0) / 1000)) * 10) / 10 : 0;
+      out.embed_sample = embedded;
+      const e = await core.models.getEmbedder();
+      dims = e?.dims;
+      log(`index embedded ${embedded} chunks at ${out.embed_chunks_per_s}/s; measuring transformers.js alone on the same chunks…`);
+      out.raw_transformers_chunks_per_s = await rawThroughput(modelsDir, texts);
+      out.embed_ratio = out.raw_transformers_chunks_per_s ? Math.round(((out.embed_chunks_per_s as number) / out.raw_transformers_chunks_per_s) * 100) / 100 : null;
+    } else {
+      log('ASKCODE_MODELS_DIR is not set: skipping the embedding measurements');
+    }
+
+    // 3. Relevance latency at 10k and N chunks (copies with random vectors; real query path, query embedded for real).
+    const texts = core.index.pendingEmbedTexts().length ? core.index.pendingEmbedTexts() : [(await core.index.currentStatus()).chunks.toString()];
+    const queries = sampleQueries(texts, 60);
+    await timeQueries(core, queries.slice(0, 5)); // warm-up
+    const have = (await core.index.currentStatus()).chunks;
+    if (have < 10_000) core.index.addSyntheticChunks(10_000 - have, dims);
+    const at10k = await timeQueries(core, queries);
+    out.p50_ms_10k = at10k.p50;
+    out.p95_ms_10k = at10k.p95;
+    if (big > 10_000) {
+      core.index.addSyntheticChunks(big - 10_000, dims);
+      const atN = await timeQueries(core, queries);
+      out[`p50_ms_${big / 1000}k`] = atN.p50;
+      out[`p95_ms_${big / 1000}k`] = atN.p95;
+    }
+    out.dense_in_queries = dims ? 'yes' : 'no';
+    await core.dispose();
+    out.disk_mb = Math.round((await du(path.join(dataDir, 'index'))) / 1e5) / 10;
+
+    // 4. Rerun on the unchanged tree: nothing may be embedded again.
+    core = await openCore({ dataDir, folders: [repo], autoIndex: false });
+    if (modelsDir) (core.options.settings ??= {}).embeddingModel = MODEL;
+    core.index.embedLimit = sample;
+    await core.index.indexAll();
+    await core.index.whenIdle();
+    // Embedding runs cheapest-first, so a rerun that had lost the vectors would embed exactly the same sample again.
+    out.reembedded_on_rerun = [...core.index.embeddedHashes].filter((h) => firstRun.has(h)).length;
+    out.embedded_on_rerun_new = core.index.embeddedThisProcess - (out.reembedded_on_rerun as number);
+    await core.dispose();
+    out.peak_rss_mb = mb();
+
+    for (const [k, v] of Object.entries(out)) process.stdout.write(`${k.padEnd(32)} ${v}\n`);
+    if (values.json) process.stdout.write(JSON.stringify(out) + '\n');
+    return 0;
+  },
+});

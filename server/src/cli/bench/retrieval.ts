@@ -1,2 +1,245 @@
 // Registers `askcode bench retrieval` (see ../bench.ts).
-export {};
+import { promises as fs, existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { registerBench } from '../registry';
+import { parse, openCore } from '../common';
+import { QgptRelevance } from '../../protocol/qgpt';
+import { Bm25, countTerms } from '../../index/bm25';
+import { walk, looksIndexable, DEFAULT_MAX_FILE_SIZE } from '../../index/walker';
+
+interface Row {
+  id?: string;
+  instance_id?: string;
+  repo: string;
+  query: string;
+  relevant_files: string[];
+  parent?: string;
+  base_commit?: string;
+  commit?: string;
+  ref_commit?: string;
+  exists_at_ref?: boolean;
+}
+
+interface Metrics {
+  n: number;
+  recall_at_1: number;
+  recall_at_5: number;
+  recall_at_10: number;
+  acc_at_5: number;
+  mrr: number;
+  p50_ms: number;
+  p95_ms: number;
+}
+
+const USAGE = `Usage: askcode bench retrieval --cases FILE.jsonl (--repo-dir DIR | --git-dir GITDIR | --eval-repos DIR)
+                                --data-dir D [--json] [--max-rows N] [--dense] [--repo OWNER/NAME]
+
+  --repo-dir DIR    index DIR once and ask every row of its repo (rows with exists_at_ref: false are skipped)
+  --git-dir GITDIR  index each row at its parent / base_commit (work trees cached under the data dir)
+  --eval-repos DIR  a folder of bare git dirs (<owner>+<name>/repo, <owner>/<name> or <name>.git):
+                    commit-eval rows in cheap mode (ref_commit once), others at their own commit
+  --dense           also use the embedding model (default: BM25 only, as no real weights exist offline)
+Prints Recall@1/5/10, Acc@5, MRR, p50/p95 query latency and the same for plain BM25 over whole files.`;
+
+function quantile(xs: number[], q: number): number {
+  if (!xs.length) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+}
+
+class Scorer {
+  private r1 = 0;
+  private r5 = 0;
+  private r10 = 0;
+  private acc5 = 0;
+  private rr = 0;
+  private n = 0;
+  readonly times: number[] = [];
+  add(ranked: string[], relevant: string[], ms: number): void {
+    const rec = (k: number) => relevant.filter((f) => ranked.slice(0, k).includes(f)).length / relevant.length;
+    const first = ranked.findIndex((f) => relevant.includes(f));
+    this.n++;
+    this.r1 += rec(1);
+    this.r5 += rec(5);
+    this.r10 += rec(10);
+    this.acc5 += rec(5) === 1 ? 1 : 0;
+    this.rr += first >= 0 ? 1 / (first + 1) : 0;
+    this.times.push(ms);
+  }
+  merge(o: Scorer): void {
+    this.r1 += o.r1; this.r5 += o.r5; this.r10 += o.r10; this.acc5 += o.acc5; this.rr += o.rr; this.n += o.n;
+    this.times.push(...o.times);
+  }
+  metrics(): Metrics {
+    const n = this.n || 1;
+    const r = (x: number) => Math.round((x / n) * 1000) / 1000;
+    return {
+      n: this.n, recall_at_1: r(this.r1), recall_at_5: r(this.r5), recall_at_10: r(this.r10), acc_at_5: r(this.acc5), mrr: r(this.rr),
+      p50_ms: Math.round(quantile(this.times, 0.5) * 10) / 10, p95_ms: Math.round(quantile(this.times, 0.95) * 10) / 10,
+    };
+  }
+}
+
+/** Plain BM25 over whole files, words lower-cased: the baseline the issue quotes. */
+class PlainBm25 {
+  private readonly idx = new Bm25();
+  private readonly rels: string[] = [];
+  static async build(dir: string): Promise<PlainBm25> {
+    const p = new PlainBm25();
+    for (const f of await walk(dir, { maxFileSize: DEFAULT_MAX_FILE_SIZE })) {
+      const buf = await fs.readFile(f.abs);
+      if (!looksIndexable(buf)) continue;
+      const words = buf.toString('utf8').toLowerCase().match(/[a-z0-9_]+/g) ?? [];
+      p.idx.add(countTerms(words), words.length);
+      p.rels.push(f.rel);
+    }
+    return p;
+  }
+  rank(query: string): string[] {
+    const q = [...countTerms(query.toLowerCase().match(/[a-z0-9_]+/g) ?? [])].map(([term, w]) => ({ term, weight: w }));
+    const { scores, touched } = this.idx.score(q);
+    return touched.sort((a, b) => scores[b]! - scores[a]!).slice(0, 10).map((d) => this.rels[d]!);
+  }
+}
+
+function findGitDir(root: string, repo: string): string | null {
+  const [owner, name] = repo.split('/');
+  for (const c of [`${owner}+${name}/repo`, `${owner}+${name}`, `${owner}/${name}`, `${name}.git`, name!]) {
+    const p = path.join(root, c!);
+    if (existsSync(path.join(p, 'HEAD')) || existsSync(path.join(p, '.git', 'HEAD'))) return p;
+  }
+  return null;
+}
+
+async function workTree(gitDir: string, commit: string, cacheDir: string): Promise<string> {
+  const out = path.join(cacheDir, 'trees', `${path.basename(path.dirname(gitDir))}-${path.basename(gitDir)}@${commit.slice(0, 12)}`);
+  if (existsSync(path.join(out, '.askcode-complete'))) return out;
+  await fs.rm(out, { recursive: true, force: true });
+  await fs.mkdir(out, { recursive: true });
+  // `git archive | tar -x` writes nothing into the git dir (as ../shared/eval/README.md says).
+  const tar = execFileSync('git', [`--git-dir=${gitDir}`, 'archive', '--format=tar', commit], { maxBuffer: 4 * 1024 ** 3 });
+  execFileSync('tar', ['-x', '-C', out], { input: tar, maxBuffer: 4 * 1024 ** 3, stdio: ['pipe', 'ignore', 'ignore'] });
+  await fs.writeFile(path.join(out, '.askcode-complete'), commit);
+  return out;
+}
+
+/** Indexes `dir` with the real core and asks every row through `qgpt/relevance`. */
+async function runOnTree(dir: string, rows: Row[], dataDir: string, dense: boolean, ours: Scorer, base: Scorer, log: (s: string) => void): Promise<void> {
+  const core = await openCore({ dataDir, folders: [dir], autoIndex: false });
+  try {
+    core.index.setDense(dense);
+    const t0 = Date.now();
+    await core.index.indexAll();
+    await core.index.whenIdle();
+    log(`  indexed ${dir} in ${((Date.now() - t0) / 1000).toFixed(1)} s (${core.index.status().chunks} chunks)`);
+    const plain = await PlainBm25.build(dir);
+    for (const r of rows) {
+      const t = process.hrtime.bigint();
+      const out = await core.service.request(QgptRelevance, { query: r.query, paths: [dir], options: {} });
+      const ms = Number(process.hrtime.bigint() - t) / 1e6;
+      const files: string[] = [];
+      for (const s of out.relevant.iterable) {
+        const rel = path.relative(dir, s.path ?? '').split(path.sep).join('/');
+        if (!files.includes(rel)) files.push(rel);
+      }
+      ours.add(files, r.relevant_files, ms);
+      const tb = process.hrtime.bigint();
+      const pr = plain.rank(r.query);
+      base.add(pr, r.relevant_files, Number(process.hrtime.bigint() - tb) / 1e6);
+    }
+  } finally {
+    await core.dispose();
+  }
+}
+
+function fmt(name: string, m: Metrics): string {
+  return `${name.padEnd(22)} ${String(m.n).padStart(4)}  ${m.recall_at_1.toFixed(3)}  ${m.recall_at_5.toFixed(3)}  ${m.recall_at_10.toFixed(3)}  ${m.acc_at_5.toFixed(3)}  ${m.mrr.toFixed(3)}  ${m.p50_ms.toFixed(1).padStart(6)}  ${m.p95_ms.toFixed(1).padStart(6)}`;
+}
+
+registerBench({
+  name: 'retrieval',
+  summary: 'Recall@1/5/10, Acc@5, MRR and latency on an eval .jsonl, against plain BM25 over whole files',
+  async run(args) {
+    const { values } = parse(args, {
+      cases: { type: 'string' }, 'repo-dir': { type: 'string' }, 'git-dir': { type: 'string' }, 'eval-repos': { type: 'string' },
+      'data-dir': { type: 'string' }, json: { type: 'boolean' }, 'max-rows': { type: 'string' }, dense: { type: 'boolean' },
+      repo: { type: 'string' }, help: { type: 'boolean' },
+    });
+    if (values.help) {
+      process.stdout.write(USAGE + '\n');
+      return 0;
+    }
+    const evalRepos = values['eval-repos'] ?? process.env.ASKCODE_EVAL_REPOS;
+    if (!values.cases || !values['data-dir'] || (!values['repo-dir'] && !values['git-dir'] && !evalRepos)) {
+      process.stderr.write(USAGE + '\n');
+      return 2;
+    }
+    const dataDir = path.resolve(values['data-dir']);
+    const log = (s: string) => process.stderr.write(s + '\n');
+    let rows: Row[] = readFileSync(values.cases, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Row);
+    if (values.repo) rows = rows.filter((r) => r.repo === values.repo);
+    const maxRows = values['max-rows'] ? Number(values['max-rows']) : Infinity;
+    const dense = !!values.dense;
+    log(`mode: ${dense ? 'hybrid (BM25 + embeddings)' : 'BM25 only (no embedding model used)'}`);
+    const perRepo = new Map<string, { ours: Scorer; base: Scorer }>();
+    const scorers = (repo: string) => {
+      let s = perRepo.get(repo);
+      if (!s) perRepo.set(repo, (s = { ours: new Scorer(), base: new Scorer() }));
+      return s;
+    };
+
+    if (values['repo-dir']) {
+      const dir = path.resolve(values['repo-dir']);
+      const use = rows.filter((r) => r.exists_at_ref !== false).filter((r) => r.relevant_files.every((f) => existsSync(path.join(dir, f)))).slice(0, maxRows);
+      log(`${use.length} rows whose files exist in ${dir}`);
+      const s = scorers(use[0]?.repo ?? path.basename(dir));
+      await runOnTree(dir, use, path.join(dataDir, 'index-data'), dense, s.ours, s.base, log);
+    } else {
+      const gitFor = (repo: string): string | null => (values['git-dir'] ? path.resolve(values['git-dir']) : findGitDir(path.resolve(evalRepos!), repo));
+      const missing = [...new Set(rows.map((r) => r.repo))].filter((r) => !gitFor(r));
+      if (missing.length) {
+        log(`missing git dirs for: ${missing.join(', ')}`);
+        log(`fetch a full clone of each public repository (e.g. git clone --bare https://<host>/${missing[0]}) into ${evalRepos ?? 'the --git-dir'} as <owner>+<name>/repo; those rows are skipped`);
+        rows = rows.filter((r) => !missing.includes(r.repo));
+      }
+      // Group rows by (repo, commit to index): cheap mode for commit-eval under --eval-repos.
+      const groups = new Map<string, Row[]>();
+      for (const r of rows) {
+        const cheap = !values['git-dir'] && r.ref_commit && r.exists_at_ref !== undefined;
+        if (cheap && r.exists_at_ref === false) continue;
+        const commit = cheap ? r.ref_commit! : (r.parent ?? r.base_commit ?? r.commit);
+        if (!commit) continue;
+        const key = `${r.repo}@${commit}`;
+        const g = groups.get(key) ?? [];
+        g.push(r);
+        groups.set(key, g);
+      }
+      let budget = maxRows;
+      for (const [key, g] of groups) {
+        if (budget <= 0) break;
+        const take = g.slice(0, budget);
+        budget -= take.length;
+        const [repo, commit] = key.split('@') as [string, string];
+        const tree = await workTree(gitFor(repo)!, commit, dataDir);
+        const s = scorers(repo);
+        await runOnTree(tree, take, path.join(dataDir, 'index-data'), dense, s.ours, s.base, log);
+      }
+    }
+
+    const all = { ours: new Scorer(), base: new Scorer() };
+    for (const s of perRepo.values()) {
+      all.ours.merge(s.ours);
+      all.base.merge(s.base);
+    }
+    const head = `${'repo'.padEnd(22)}    n    R@1    R@5   R@10   Acc@5    MRR   p50ms   p95ms`;
+    process.stdout.write(`askcode (${dense ? 'hybrid' : 'BM25-only'})\n${head}\n`);
+    for (const [repo, s] of perRepo) process.stdout.write(fmt(repo, s.ours.metrics()) + '\n');
+    process.stdout.write(fmt('ALL', all.ours.metrics()) + '\n');
+    process.stdout.write(`\nplain BM25 over whole files (same run)\n${head}\n`);
+    for (const [repo, s] of perRepo) process.stdout.write(fmt(repo, s.base.metrics()) + '\n');
+    process.stdout.write(fmt('ALL', all.base.metrics()) + '\n');
+    if (values.json) process.stdout.write(JSON.stringify({ ...all.ours.metrics(), baseline: all.base.metrics() }) + '\n');
+    return 0;
+  },
+});

@@ -1,0 +1,87 @@
+import * as path from 'node:path';
+
+/** A language askcode knows by file extension, and the prebuilt grammar (if any) that parses it. */
+export interface LanguageInfo {
+  /** Short id, also used as the fragment's `metadata.ext` (ClassificationSpecificEnum codes). */
+  id: string;
+  ext: string;
+  /** File name in `@vscode/tree-sitter-wasm/wasm/`; absent → line windows (or headings). */
+  grammar?: string;
+  markdown?: boolean;
+}
+
+const G = (id: string, ext: string, grammar?: string): LanguageInfo => ({ id, ext, grammar });
+
+// C has no grammar of its own in the package; C++'s parses C's declarations the same way.
+const BY_EXT: Record<string, LanguageInfo> = {
+  '.ts': G('typescript', 'ts', 'tree-sitter-typescript.wasm'),
+  '.mts': G('typescript', 'ts', 'tree-sitter-typescript.wasm'),
+  '.cts': G('typescript', 'ts', 'tree-sitter-typescript.wasm'),
+  '.tsx': G('tsx', 'tsx', 'tree-sitter-tsx.wasm'),
+  '.js': G('javascript', 'js', 'tree-sitter-javascript.wasm'),
+  '.mjs': G('javascript', 'js', 'tree-sitter-javascript.wasm'),
+  '.cjs': G('javascript', 'js', 'tree-sitter-javascript.wasm'),
+  '.jsx': G('javascript', 'jsx', 'tree-sitter-javascript.wasm'),
+  '.py': G('python', 'py', 'tree-sitter-python.wasm'),
+  '.pyi': G('python', 'py', 'tree-sitter-python.wasm'),
+  '.go': G('go', 'go', 'tree-sitter-go.wasm'),
+  '.rs': G('rust', 'rs', 'tree-sitter-rust.wasm'),
+  '.java': G('java', 'java', 'tree-sitter-java.wasm'),
+  '.c': G('c', 'c', 'tree-sitter-cpp.wasm'),
+  '.h': G('c', 'h', 'tree-sitter-cpp.wasm'),
+  '.cc': G('cpp', 'cpp', 'tree-sitter-cpp.wasm'),
+  '.cpp': G('cpp', 'cpp', 'tree-sitter-cpp.wasm'),
+  '.cxx': G('cpp', 'cpp', 'tree-sitter-cpp.wasm'),
+  '.hpp': G('cpp', 'hpp', 'tree-sitter-cpp.wasm'),
+  '.hh': G('cpp', 'hpp', 'tree-sitter-cpp.wasm'),
+  '.cs': G('csharp', 'cs', 'tree-sitter-c-sharp.wasm'),
+  '.rb': G('ruby', 'rb', 'tree-sitter-ruby.wasm'),
+  '.php': G('php', 'php', 'tree-sitter-php.wasm'),
+  '.md': { id: 'markdown', ext: 'md', markdown: true },
+  '.mdx': { id: 'markdown', ext: 'md', markdown: true },
+  '.rst': G('restructuredtext', 'txt'),
+  '.txt': G('text', 'txt'),
+  '.json': G('json', 'json'),
+  '.yaml': G('yaml', 'yaml'),
+  '.yml': G('yaml', 'yaml'),
+  '.toml': G('toml', 'toml'),
+  '.html': G('html', 'html'),
+  '.vue': G('vue', 'vue'),
+  '.svelte': G('svelte', 'svelte'),
+  '.css': G('css', 'css'),
+  '.scss': G('scss', 'scss'),
+  '.less': G('less', 'less'),
+  '.sh': G('shell', 'sh'),
+  '.bash': G('shell', 'sh'),
+  '.kt': G('kotlin', 'kt'),
+  '.swift': G('swift', 'swift'),
+  '.scala': G('scala', 'scala'),
+  '.lua': G('lua', 'lua'),
+  '.sql': G('sql', 'sql'),
+  '.xml': G('xml', 'xml'),
+  '.ini': G('ini', 'ini'),
+  '.cfg': G('ini', 'ini'),
+};
+
+export function languageOf(file: string): LanguageInfo {
+  const ext = path.extname(file).toLowerCase();
+  return BY_EXT[ext] ?? { id: ext ? ext.slice(1) : 'text', ext: ext ? ext.slice(1) : 'txt' };
+}
+
+/** A language by fragment ext code (`py`, `ts`…), for inline seeds. */
+export function languageOfExt(ext: string | undefined): LanguageInfo {
+  if (!ext) return { id: 'text', ext: 'txt' };
+  return BY_EXT['.' + ext.toLowerCase()] ?? { id: ext.toLowerCase(), ext: ext.toLowerCase() };
+}
+
+/** Source code (as opposed to prose, data or config): what "where is this implemented" is about. */
+export function isCode(lang: LanguageInfo): boolean {
+  return !!lang.grammar || ['vue', 'svelte', 'kotlin', 'swift', 'scala', 'lua', 'shell', 'sql'].includes(lang.id);
+}
+
+const TEST_PATH = /(^|\/)(tests?|__tests__|__mocks__|testing|spec|specs|e2e|playground|fixtures?)\/|\.(test|spec|e2e)\.[a-z]+$|(^|\/)test_[^/]*$|_test\.[a-z]+$|(^|\/)conftest\.py$/i;
+
+/** Tests, fixtures and playgrounds: rarely the answer to "where is this implemented". */
+export function isTestPath(relPath: string): boolean {
+  return TEST_PATH.test(relPath.replace(/\\/g, '/'));
+}

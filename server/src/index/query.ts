@@ -1,0 +1,74 @@
+import { terms, pathTerms, splitIdentifier } from './tokens';
+import type { QueryTerm } from './bm25';
+
+/** A question, commit message or issue text turned into weighted search terms and path hints. */
+export interface ParsedQuery {
+  terms: QueryTerm[];
+  /** Terms that name a place (a commit scope such as `fix(router):`), matched against paths. */
+  pathTerms: QueryTerm[];
+  /** Lower-cased path fragments the text names outright (`src/foo/bar.py`, `foo.bar.baz`). */
+  pathHints: string[];
+  /** The text asks about tests, so test files are not pushed down. */
+  aboutTests: boolean;
+}
+
+const FILE_MENTION = /(?:[A-Za-z0-9_.\-]+\/)*[A-Za-z0-9_\-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|mts|go|rs|java|c|h|cc|cpp|hpp|cs|rb|php|vue|svelte|md|rst|json|toml|ya?ml)\b/g;
+const DOTTED = /\b[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}\b/g;
+const SCOPE = /^\s*[a-z]+(?:\(([^)]{1,60})\))?!?:/gim;
+const CODE_SPAN = /`([^`\n]{1,120})`/g;
+/** Identifiers that look like code (camelCase, snake_case, dotted calls) in running prose. */
+const CODEY = /\b(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[a-z0-9]+_[a-z0-9_]+|_[a-z0-9_]+)\b/g;
+
+/** Long issue texts: keep the most telling terms (highest weight × idf) — scoring cost grows with each. */
+export const MAX_QUERY_TERMS = 48;
+
+export function parseQuery(text: string): ParsedQuery {
+  const weights = new Map<string, number>();
+  const add = (list: string[], w: number) => {
+    for (const t of list) weights.set(t, (weights.get(t) ?? 0) + w);
+  };
+  // Stack traces and logs repeat paths and frames; the prose around them is what is asked.
+  add(terms(text), 1);
+  for (const m of text.matchAll(CODE_SPAN)) add(terms(m[1]!), 0.5);
+  for (const m of text.matchAll(CODEY)) add(terms(m[0]), 0.5);
+
+  const scope: string[] = [];
+  for (const m of text.matchAll(SCOPE)) if (m[1]) for (const s of m[1].split(/[,\s/]+/)) if (s) scope.push(s);
+  const pathW = new Map<string, number>();
+  for (const s of scope) for (const t of pathTerms(s)) pathW.set(t, 1);
+
+  const hints = new Set<string>();
+  for (const m of text.matchAll(FILE_MENTION)) {
+    const h = m[0].toLowerCase().replace(/^\.?\//, '');
+    if (h.length >= 4) hints.add(h);
+  }
+  for (const m of text.matchAll(DOTTED)) {
+    const parts = m[0].split('.');
+    // `pkg.module.func` → pkg/module (the last part may be a symbol, not a file).
+    hints.add(parts.join('/'));
+    hints.add(parts.slice(0, -1).join('/'));
+  }
+
+  // Repeats count, but with diminishing returns (a traceback repeats one word twenty times).
+  const list: QueryTerm[] = [...weights].map(([term, w]) => ({ term, weight: 1 + Math.log(w) }));
+  return {
+    terms: list,
+    pathTerms: [...pathW].map(([term, weight]) => ({ term, weight })),
+    pathHints: [...hints],
+    aboutTests: /\b(tests?|testing|spec|pytest fixture|unit test)\b/i.test(stripTypePrefix(text)) && !/^\s*(fix|feat|refactor|perf|chore)/i.test(text),
+  };
+}
+
+function stripTypePrefix(text: string): string {
+  return text.replace(SCOPE, '');
+}
+
+/** Whether `rel` (a workspace-relative path) is the place a hint names. */
+export function matchesHint(rel: string, hint: string): boolean {
+  const r = rel.toLowerCase();
+  if (hint.includes('.')) return r === hint || r.endsWith('/' + hint);
+  const noExt = r.replace(/\.[a-z0-9]+$/, '');
+  return noExt === hint || noExt.endsWith('/' + hint) || noExt.endsWith('/' + hint + '/__init__');
+}
+
+export { splitIdentifier };

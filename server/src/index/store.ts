@@ -1,0 +1,180 @@
+import * as path from 'node:path';
+import { createHash } from 'node:crypto';
+import type { Connection, Table } from '@lancedb/lancedb';
+import type { Logger } from '../core/logger';
+
+/**
+ * LanceDB under `<dataDir>/index`: a chunks table per indexed folder, a vectors table per
+ * embedding model (keyed by chunk content hash, so identical or unchanged chunks are embedded
+ * once), and the saved assets. Every add/delete is one committed version: a kill leaves the last
+ * committed state, which opens and answers.
+ */
+
+export interface ChunkRow {
+  id: string;
+  path: string;
+  start: number;
+  end: number;
+  symbol: string;
+  hash: string;
+  lang: string;
+  ext: string;
+  code: boolean;
+  text: string;
+  mtime: number;
+  size: number;
+}
+
+export interface AssetRow {
+  id: string;
+  name: string;
+  path: string;
+  lang: string;
+  ext: string;
+  start: number;
+  end: number;
+  created: string;
+  text: string;
+}
+
+type Lance = typeof import('@lancedb/lancedb');
+type Arrow = typeof import('apache-arrow');
+
+export function tableKey(prefix: string, s: string): string {
+  return `${prefix}_${createHash('sha1').update(s).digest('hex').slice(0, 16)}`;
+}
+
+/** SQL string literal for a LanceDB filter. */
+export function sqlString(s: string): string {
+  return `'${s.replace(/'/g, "''")}'`;
+}
+
+export class IndexStore {
+  private constructor(
+    private readonly db: Connection,
+    private readonly lance: Lance,
+    private readonly arrow: Arrow,
+    readonly dir: string,
+    private readonly log: Logger,
+  ) {}
+
+  static async open(dataDir: string, log: Logger): Promise<IndexStore> {
+    const lance = await import('@lancedb/lancedb');
+    const arrow = await import('apache-arrow');
+    const dir = path.join(dataDir, 'index');
+    const db = await lance.connect(dir);
+    return new IndexStore(db, lance, arrow, dir, log);
+  }
+
+  private chunkSchema() {
+    const a = this.arrow;
+    return new a.Schema([
+      new a.Field('id', new a.Utf8(), false),
+      new a.Field('path', new a.Utf8(), false),
+      new a.Field('start', new a.Int32(), false),
+      new a.Field('end', new a.Int32(), false),
+      new a.Field('symbol', new a.Utf8(), false),
+      new a.Field('hash', new a.Utf8(), false),
+      new a.Field('lang', new a.Utf8(), false),
+      new a.Field('ext', new a.Utf8(), false),
+      new a.Field('code', new a.Bool(), false),
+      new a.Field('text', new a.Utf8(), false),
+      new a.Field('mtime', new a.Float64(), false),
+      new a.Field('size', new a.Float64(), false),
+    ]);
+  }
+
+  private assetSchema() {
+    const a = this.arrow;
+    return new a.Schema([
+      new a.Field('id', new a.Utf8(), false),
+      new a.Field('name', new a.Utf8(), false),
+      new a.Field('path', new a.Utf8(), false),
+      new a.Field('lang', new a.Utf8(), false),
+      new a.Field('ext', new a.Utf8(), false),
+      new a.Field('start', new a.Int32(), false),
+      new a.Field('end', new a.Int32(), false),
+      new a.Field('created', new a.Utf8(), false),
+      new a.Field('text', new a.Utf8(), false),
+    ]);
+  }
+
+  private vectorSchema(dims: number) {
+    const a = this.arrow;
+    return new a.Schema([
+      new a.Field('hash', new a.Utf8(), false),
+      new a.Field('vector', new a.FixedSizeList(dims, new a.Field('item', new a.Float32(), true)), false),
+    ]);
+  }
+
+  private async table(name: string, schema: () => import('apache-arrow').Schema): Promise<Table> {
+    const names = await this.db.tableNames();
+    if (names.includes(name)) return this.db.openTable(name);
+    try {
+      return await this.db.createEmptyTable(name, schema(), { mode: 'create' });
+    } catch {
+      return this.db.openTable(name); // created meanwhile
+    }
+  }
+
+  chunksTable(folder: string): Promise<Table> {
+    return this.table(tableKey('chunks', folder), () => this.chunkSchema());
+  }
+
+  assetsTable(): Promise<Table> {
+    return this.table('assets', () => this.assetSchema());
+  }
+
+  vectorsTable(modelId: string, dims: number): Promise<Table> {
+    return this.table(tableKey(`vectors_${dims}`, modelId), () => this.vectorSchema(dims));
+  }
+
+  async readAll<T>(t: Table, columns?: string[]): Promise<T[]> {
+    const q = t.query();
+    if (columns) q.select(columns);
+    return (await q.toArray()) as T[];
+  }
+
+  /** Replaces the rows of these paths in one delete and one add. */
+  async replacePaths(t: Table, paths: string[], rows: ChunkRow[]): Promise<void> {
+    for (let i = 0; i < paths.length; i += 200) {
+      const slice = paths.slice(i, i + 200);
+      await t.delete(`path IN (${slice.map(sqlString).join(',')})`);
+    }
+    if (rows.length) await t.add(rows as unknown as Record<string, unknown>[]);
+  }
+
+  async addVectors(t: Table, rows: { hash: string; vector: Float32Array }[]): Promise<void> {
+    if (!rows.length) return;
+    await t.add(rows.map((r) => ({ hash: r.hash, vector: Array.from(r.vector) })));
+  }
+
+  /** Compacts the many small versions an indexing run leaves and drops the old ones. */
+  async compact(t: Table): Promise<void> {
+    try {
+      await t.optimize({ cleanupOlderThan: new Date(Date.now() - 1000) });
+    } catch (e) {
+      this.log.debug(`index compaction skipped: ${String(e)}`);
+    }
+  }
+
+  async dropTable(name: string): Promise<void> {
+    try {
+      await this.db.dropTable(name);
+    } catch {
+      /* not there */
+    }
+  }
+
+  close(): void {
+    try {
+      this.db.close();
+    } catch {
+      /* already closed */
+    }
+  }
+
+  get lancedb(): Lance {
+    return this.lance;
+  }
+}

@@ -1,0 +1,92 @@
+import { stemmer } from 'stemmer';
+
+/**
+ * Code-aware terms: identifiers are split on camelCase, snake_case, kebab-case and digits, the
+ * whole identifier is kept too, everything is lower-cased and stemmed, so `parseHTTPRequests`
+ * matches "parse http request". LanceDB's full-text tokenizer does none of this (ARCHITECTURE.md).
+ */
+
+const STOP = new Set(
+  ('a an and are as at be been but by can could did do does doing for from had has have how i if in into is it its ' +
+    'just may me might more most must my no nor not now of off on once only or other our out over own same shall ' +
+    'should so some such than that the their them then there these they this those through to too under until up ' +
+    'us very was we were what when where which while who whom why will with would you your yes also via etc ' +
+    'e g eg ie let lets get gets got make makes made use used uses using want wants need needs like will ' +
+    'th st nd rd')
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** Words that carry structure in code but no meaning for search. */
+const CODE_NOISE = new Set(['const', 'var', 'return', 'self', 'this', 'true', 'false', 'null', 'none', 'undefined', 'def', 'fn', 'func']);
+
+const WORD = /[A-Za-z_$][A-Za-z0-9_$]*|[0-9]+[A-Za-z_][A-Za-z0-9_]*/g;
+const MAX_TERM = 40;
+
+const stemCache = new Map<string, string>();
+export function stem(w: string): string {
+  let s = stemCache.get(w);
+  if (s === undefined) {
+    s = w.length <= 3 ? w : stemmer(w);
+    if (stemCache.size > 200_000) stemCache.clear();
+    stemCache.set(w, s);
+  }
+  return s;
+}
+
+/** The parts of one identifier: `getHTTPResponse2x_fast` → get, http, response, 2x, fast. */
+export function splitIdentifier(id: string): string[] {
+  return id
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/([A-Za-z])([0-9])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
+}
+
+function keepPart(p: string): boolean {
+  return p.length >= 2 && p.length <= MAX_TERM && !/^[0-9]+$/.test(p);
+}
+
+export interface TermOptions {
+  /** Drop stop words (queries and prose); code bodies keep them out too, they only add noise. */
+  stop?: boolean;
+}
+
+/**
+ * Terms of a text, in order, with repeats (term frequency matters). For an identifier with parts,
+ * the whole (lower-cased, unstemmed, prefixed `=`) comes first so exact identifiers score extra.
+ */
+export function terms(text: string, out: string[] = []): string[] {
+  for (const m of text.matchAll(WORD)) {
+    const word = m[0];
+    const parts = splitIdentifier(word);
+    if (parts.length > 1) {
+      const whole = word.toLowerCase().replace(/^[_$]+|[_$]+$/g, '');
+      if (whole.length >= 3 && whole.length <= MAX_TERM) out.push('=' + whole);
+    }
+    for (const p0 of parts) {
+      const p = p0.toLowerCase();
+      if (!keepPart(p) || STOP.has(p) || CODE_NOISE.has(p)) continue;
+      out.push(stem(p));
+    }
+  }
+  return out;
+}
+
+/** Terms of a path: folder and file names split like identifiers (`src/helper/accepts/accepts.ts`). */
+export function pathTerms(relPath: string): string[] {
+  const out: string[] = [];
+  const noExt = relPath.replace(/\.[A-Za-z0-9]+$/, '');
+  for (const seg of noExt.split(/[\\/]/)) {
+    if (!seg) continue;
+    terms(seg.replace(/[.\-]/g, '_'), out);
+    const whole = seg.toLowerCase();
+    if (whole.length >= 2) out.push('=' + whole.replace(/[.\-]/g, '_'));
+  }
+  return out;
+}
+
+export function isStopWord(w: string): boolean {
+  return STOP.has(w);
+}

@@ -1,0 +1,145 @@
+import type { Model, ModelUsageEnum } from '../protocol/wire';
+
+/**
+ * The built-in models. Ids are fixed UUIDs so that a conversation or a setting that names a model
+ * keeps working across installs and registry rebuilds.
+ */
+export interface CatalogEntry {
+  id: string;
+  /** The model hub repository the weights come from (transformers.js layout: config, tokenizer, onnx/). */
+  hubId?: string;
+  /** Folder name under the models cache (one folder per model). */
+  folder?: string;
+  /** transformers.js dtype: selects `onnx/model<suffix>.onnx`. */
+  dtype?: string;
+  /** Files fetched from the hub besides the ONNX graph; `?` marks files a repository may lack. */
+  files?: string[];
+  /** The wire record minus what is computed (id, created, downloaded, loaded). */
+  model: Omit<Model, 'id' | 'created' | 'downloaded' | 'loaded' | 'downloading'>;
+}
+
+export const EXTRACTIVE_MODEL_ID = '3b9f5c0e-6d0a-4f6e-9a47-0c1f5e2a7b01';
+export const MINILM_MODEL_ID = '14df9408-0574-4094-ab88-4ca0f8980851';
+export const QWEN_05B_MODEL_ID = '89f59f73-1458-4950-be96-c029256d2caf';
+export const QWEN_15B_MODEL_ID = 'bf2f3a2e-2e90-49cc-9421-c9476e84bab2';
+
+const GB = 1e9;
+const MB = 1e6;
+
+export function readableBytes(n: number): string {
+  if (n >= GB) return `${(n / GB).toFixed(2)} GB`;
+  if (n >= MB) return `${(n / MB).toFixed(1)} MB`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(1)} kB`;
+  return `${n} B`;
+}
+
+export const bytesOf = (n: number) => ({ value: Math.round(n), readable: readableBytes(n) });
+
+const TOKENIZER_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json?'];
+
+const codeCapabilities = { temporal: false, images: false, videos: false, documents: true, codebases: true, assets: true, websites: false };
+
+/**
+ * Sizes are those of the hub files (ONNX graph + tokenizer) at the quantisation we load; once a
+ * model is downloaded the registry reports the size measured in the cache instead.
+ */
+export const CATALOG: CatalogEntry[] = [
+  {
+    id: MINILM_MODEL_ID,
+    hubId: 'Xenova/all-MiniLM-L6-v2',
+    folder: 'Xenova--all-MiniLM-L6-v2',
+    dtype: 'q8',
+    files: [...TOKENIZER_FILES, 'vocab.txt?'],
+    model: {
+      version: 'v2',
+      name: 'all-MiniLM-L6-v2',
+      description: 'Sentence embeddings (384 dimensions) for semantic code search; int8 ONNX via transformers.js. Fetched automatically on first use (23 MB).',
+      cloud: false,
+      type: 'SPEED',
+      usage: 'TEXT_EMBEDDING',
+      bytes: bytesOf(23.5 * MB),
+      ram: bytesOf(90 * MB),
+      quantization: 'q8',
+      unique: 'Xenova/all-MiniLM-L6-v2',
+      parameters: 0.0227,
+      provider: 'HUGGING_FACE',
+      cpu: true,
+      // Trained on 128-token pairs; sentence-transformers truncates at 256, the graph accepts 512.
+      maxTokens: { total: 256, input: 256, output: 0 },
+      custom: false,
+    },
+  },
+  {
+    id: QWEN_05B_MODEL_ID,
+    hubId: 'onnx-community/Qwen2.5-Coder-0.5B-Instruct',
+    folder: 'onnx-community--Qwen2.5-Coder-0.5B-Instruct',
+    dtype: 'q4f16',
+    files: [...TOKENIZER_FILES, 'generation_config.json?', 'vocab.json?', 'merges.txt?'],
+    model: {
+      version: '2.5',
+      name: 'Qwen2.5-Coder 0.5B Instruct',
+      description: 'Small local code chat model (ONNX, 4-bit weights) that a laptop CPU runs; downloaded on request.',
+      cloud: false,
+      type: 'SPEED',
+      usage: 'CODE_CONVERSATION',
+      bytes: bytesOf(0.49 * GB),
+      ram: bytesOf(1.0 * GB),
+      quantization: 'q4f16',
+      foundation: 'QWEN_CODER_LATEST',
+      unique: 'onnx-community/Qwen2.5-Coder-0.5B-Instruct',
+      parameters: 0.49,
+      provider: 'UNKNOWN',
+      cpu: true,
+      maxTokens: { total: 32768, input: 30720, output: 2048 },
+      custom: false,
+      capabilities: codeCapabilities,
+    },
+  },
+  {
+    id: QWEN_15B_MODEL_ID,
+    hubId: 'onnx-community/Qwen2.5-Coder-1.5B-Instruct',
+    folder: 'onnx-community--Qwen2.5-Coder-1.5B-Instruct',
+    dtype: 'q4f16',
+    files: [...TOKENIZER_FILES, 'generation_config.json?', 'vocab.json?', 'merges.txt?'],
+    model: {
+      version: '2.5',
+      name: 'Qwen2.5-Coder 1.5B Instruct',
+      description: 'Local code chat model (ONNX, 4-bit weights); better answers than 0.5B at about three times the cost. Downloaded on request.',
+      cloud: false,
+      type: 'BALANCED',
+      usage: 'CODE_CONVERSATION',
+      bytes: bytesOf(1.26 * GB),
+      ram: bytesOf(2.3 * GB),
+      quantization: 'q4f16',
+      foundation: 'QWEN_CODER_LATEST',
+      unique: 'onnx-community/Qwen2.5-Coder-1.5B-Instruct',
+      parameters: 1.54,
+      provider: 'UNKNOWN',
+      cpu: true,
+      maxTokens: { total: 32768, input: 30720, output: 2048 },
+      custom: false,
+      capabilities: codeCapabilities,
+    },
+  },
+  {
+    id: EXTRACTIVE_MODEL_ID,
+    model: {
+      version: '1',
+      name: 'askcode extractive answerer',
+      description: 'Built in, no weights: answers by quoting the most relevant snippets with their locations and scores, and says that no language model was used.',
+      cloud: false,
+      type: 'SPEED',
+      usage: 'CODE_CONVERSATION',
+      bytes: bytesOf(0),
+      ram: bytesOf(0),
+      unique: 'askcode-extractive',
+      provider: 'UNKNOWN',
+      cpu: true,
+      maxTokens: { total: null },
+      custom: false,
+      capabilities: codeCapabilities,
+    },
+  },
+];
+
+export const usageIsLlm = (u: ModelUsageEnum) => u === 'CODE_CONVERSATION' || u === 'CODE_GENERATION';

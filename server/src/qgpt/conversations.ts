@@ -1,0 +1,137 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { JsonFile } from '../core/jsonFile';
+import type { Logger } from '../core/logger';
+import { invalid, notFound } from '../core/errors';
+import type { ConversationMessageRecord, ConversationRecord, ConversationSummary } from '../protocol/workspace';
+import { requireId, describe, isObject } from './validate';
+
+const MAX_NAME = 200;
+
+function isRecord(v: unknown): v is ConversationRecord {
+  return isObject(v) && typeof v.id === 'string' && typeof v.name === 'string' && Array.isArray(v.messages_);
+}
+
+function summary(r: ConversationRecord): ConversationSummary {
+  return { id: r.id, name: r.name, created: r.created, updated: r.updated, messages: r.messages_.length };
+}
+
+/**
+ * Conversations, one JSON file each under `<dataDir>/conversations`, written atomically
+ * (core/jsonFile.ts): a crash mid-write leaves the previous version, and one busy conversation
+ * never rewrites the others.
+ */
+export class Conversations {
+  private readonly files = new Map<string, JsonFile<ConversationRecord | null>>();
+  /** Serialises read-modify-write per conversation so concurrent appends never lose a message. */
+  private readonly locks = new Map<string, Promise<unknown>>();
+
+  constructor(readonly dir: string, private readonly log?: Logger) {}
+
+  private file(id: string): JsonFile<ConversationRecord | null> {
+    let f = this.files.get(id);
+    if (!f) {
+      f = new JsonFile<ConversationRecord | null>(path.join(this.dir, `${id}.json`), () => null, (v): v is ConversationRecord => isRecord(v), this.log);
+      this.files.set(id, f);
+    }
+    return f;
+  }
+
+  private exclusive<T>(id: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.locks.get(id) ?? Promise.resolve();
+    const next = prev.then(fn, fn);
+    const settled = next.catch(() => {});
+    this.locks.set(id, settled);
+    void settled.then(() => {
+      if (this.locks.get(id) === settled) this.locks.delete(id);
+    });
+    return next;
+  }
+
+  newId(): string {
+    return randomUUID();
+  }
+
+  async list(): Promise<ConversationSummary[]> {
+    let names: string[];
+    try {
+      names = await fs.readdir(this.dir);
+    } catch {
+      return [];
+    }
+    const out: ConversationSummary[] = [];
+    for (const n of names) {
+      if (!n.endsWith('.json')) continue;
+      const id = n.slice(0, -5);
+      const r = await this.file(id).read().catch(() => null);
+      if (r) out.push(summary(r));
+    }
+    return out.sort((a, b) => b.updated.localeCompare(a.updated) || a.id.localeCompare(b.id));
+  }
+
+  async get(id: unknown, field = 'id'): Promise<ConversationRecord> {
+    const cid = requireId(id, field);
+    const r = await this.file(cid).read();
+    if (!r) throw notFound(`conversation '${cid}' does not exist`, field);
+    return r;
+  }
+
+  async exists(id: string): Promise<boolean> {
+    return (await this.file(id).read()) !== null;
+  }
+
+  async rename(id: unknown, name: unknown): Promise<ConversationSummary> {
+    const cid = requireId(id, 'id');
+    if (typeof name !== 'string') throw invalid(`name must be a string, got ${describe(name)}`, 'name');
+    const clean = name.trim();
+    if (!clean) throw invalid('name must not be empty', 'name');
+    if (clean.length > MAX_NAME) throw invalid(`name is ${clean.length} characters; the limit is ${MAX_NAME}`, 'name');
+    return this.exclusive(cid, async () => {
+      const r = await this.get(cid);
+      r.name = clean;
+      r.updated = new Date().toISOString();
+      await this.file(cid).write(r);
+      return summary(r);
+    });
+  }
+
+  async delete(id: unknown): Promise<void> {
+    const cid = requireId(id, 'id');
+    await this.exclusive(cid, async () => {
+      await this.get(cid);
+      const base = path.join(this.dir, `${cid}.json`);
+      await fs.rm(base, { force: true });
+      await fs.rm(base + '.bak', { force: true });
+      this.files.delete(cid);
+    });
+  }
+
+  /**
+   * Appends messages, creating the conversation on first use: clients may name a conversation
+   * they created elsewhere (SPEC §3.1), so an unknown id is adopted, not refused.
+   */
+  async append(id: string, messages: Omit<ConversationMessageRecord, 'id' | 'created'>[], nameHint?: string): Promise<ConversationRecord> {
+    return this.exclusive(id, async () => {
+      const now = new Date().toISOString();
+      const r: ConversationRecord = (await this.file(id).read()) ?? {
+        id,
+        name: nameHint ? nameOf(nameHint) : 'New conversation',
+        created: now,
+        updated: now,
+        messages: 0,
+        messages_: [],
+      };
+      for (const m of messages) r.messages_.push({ id: randomUUID(), created: new Date().toISOString(), ...m });
+      r.messages = r.messages_.length;
+      r.updated = now;
+      await this.file(id).write(r);
+      return r;
+    });
+  }
+}
+
+function nameOf(query: string): string {
+  const one = query.replace(/\s+/g, ' ').trim();
+  return one.length > 60 ? one.slice(0, 59) + '…' : one || 'New conversation';
+}

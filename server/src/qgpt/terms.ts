@@ -1,0 +1,85 @@
+/**
+ * Code-aware terms of a question or a snippet: identifiers split on case, `_`, `-`, digits and
+ * `.`, with the original identifier kept, lower-cased; English function words dropped.
+ */
+
+const STOP = new Set(
+  ('a an and are as at be been but by can could did do does doing done for from had has have how i if in into is it its ' +
+    'just me my no not of on or our please so such than that the their them then there these they this those to too ' +
+    'use used uses using was we were what when where which while who why will with would you your about also any ' +
+    'get got make made need want should shall may might must one ones way there here some more most other')
+    .split(/\s+/),
+);
+
+/** Words that name a kind of code thing; they help a question read but rarely discriminate. */
+const KIND_WORDS = new Set(
+  'function method class type interface variable constant file files module code snippet line lines return returns represent mean means work works used'.split(' '),
+);
+
+export interface QueryTerms {
+  /** Distinct lower-case terms with their weight (identifiers and quoted names weigh more). */
+  weights: Map<string, number>;
+  /** Identifiers written as such in the question (backticks, camelCase, snake_case, dotted, call syntax). */
+  symbols: string[];
+}
+
+const IDENT_RE = /[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*/g;
+
+export function splitIdentifier(word: string): string[] {
+  const parts = word
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])/)
+    .map((p) => p.toLowerCase())
+    .filter((p) => p.length > 1);
+  return parts;
+}
+
+function looksLikeCode(word: string): boolean {
+  return /[a-z][A-Z]|_|\$|\./.test(word) || /^[A-Z][a-z]+[A-Z]/.test(word);
+}
+
+/** Terms of free text (a snippet line, an answer): originals plus their parts, lower-cased. */
+export function textTerms(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(IDENT_RE)) {
+    const w = m[0];
+    const low = w.toLowerCase();
+    if (low.length > 1) out.add(low);
+    for (const part of w.split('.')) if (part.length > 1) out.add(part.toLowerCase());
+    for (const p of splitIdentifier(w)) out.add(p);
+  }
+  return out;
+}
+
+export function queryTerms(query: string): QueryTerms {
+  const weights = new Map<string, number>();
+  const symbols: string[] = [];
+  const add = (t: string, w: number) => {
+    if (t.length < 2 || STOP.has(t)) return;
+    weights.set(t, Math.max(weights.get(t) ?? 0, w));
+  };
+  const quoted = new Set<string>();
+  for (const m of query.matchAll(/`([^`]+)`/g)) {
+    for (const id of m[1].matchAll(IDENT_RE)) quoted.add(id[0]);
+  }
+  for (const m of query.matchAll(/([A-Za-z_$][A-Za-z0-9_$.]*)\(\)/g)) quoted.add(m[1]);
+  for (const m of query.matchAll(IDENT_RE)) {
+    const w = m[0];
+    const isSymbol = quoted.has(w) || looksLikeCode(w);
+    if (isSymbol && !symbols.includes(w)) symbols.push(w);
+    const low = w.toLowerCase();
+    const base = KIND_WORDS.has(low) ? 0.3 : 1;
+    add(low, isSymbol ? 3 : base);
+    if (w.includes('.')) for (const part of w.split('.')) add(part.toLowerCase(), isSymbol ? 2.5 : base);
+    for (const p of splitIdentifier(w)) if (p !== low) add(p, isSymbol ? 1 : base);
+  }
+  for (const q of quoted) if (!symbols.includes(q)) symbols.push(q);
+  return { weights, symbols };
+}
+
+/** The last segment of a dotted name (`FixtureManager.getfixturedefs` → `getfixturedefs`). */
+export function leafName(symbol: string): string {
+  const i = symbol.lastIndexOf('.');
+  return i >= 0 ? symbol.slice(i + 1) : symbol;
+}

@@ -1,0 +1,108 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { terms, splitIdentifier, pathTerms } from '../../server/src/index/tokens';
+import { chunkText, MAX_LINES } from '../../server/src/index/chunker';
+import { languageOf, isTestPath } from '../../server/src/index/languages';
+import { walk } from '../../server/src/index/walker';
+import { parseQuery } from '../../server/src/index/query';
+import { SearchEngine } from '../../server/src/index/searchEngine';
+
+const SOURCES: Record<string, string> = {
+  'a.ts': 'export class Router {\n  match(path: string) {\n    return path;\n  }\n}\nexport function parseQueryString(q: string) { return q; }\n',
+  'a.tsx': 'export function Button(props: { label: string }) {\n  return <button>{props.label}</button>;\n}\n',
+  'a.js': 'function wildcardMatch(a, b) {\n  return a === b;\n}\nmodule.exports = { wildcardMatch };\n',
+  'a.py': 'class FixtureManager:\n    def get_fixture_closure(self, names):\n        return names\n\ndef main():\n    pass\n',
+  'a.go': 'package main\n\nfunc HandleRequest(w int) int {\n\treturn w\n}\n',
+  'a.rs': 'pub struct Tokenizer {}\n\nimpl Tokenizer {\n    pub fn split_words(&self) -> usize { 0 }\n}\n',
+  'a.java': 'public class OrderService {\n  public int totalPrice(int a) { return a; }\n}\n',
+  'a.c': 'static int parse_header(const char *s) {\n  return 0;\n}\n',
+  'a.cpp': 'namespace net {\nclass Socket {\n public:\n  int connectTo(int port) { return port; }\n};\n}\n',
+  'a.cs': 'namespace App {\n  public class UserRepository {\n    public int FindUser(int id) { return id; }\n  }\n}\n',
+  'a.rb': 'class InvoiceMailer\n  def deliver_invoice(x)\n    x\n  end\nend\n',
+  'a.php': '<?php\nclass CartController {\n  public function addItem($id) { return $id; }\n}\n',
+};
+
+describe('index: tokens, chunks and the walk', () => {
+  it('splits identifiers on case, underscores, dashes and digits, keeping the whole', () => {
+    assert.deepEqual(splitIdentifier('parseHTTPRequest2x_fast-path'), ['parse', 'HTTP', 'Request', '2x', 'fast', 'path']);
+    const t = terms('getUserName = fetch_all_rows(myHTTPClient)');
+    assert.ok(t.includes('=getusername'), 'keeps the whole identifier');
+    for (const part of ['user', 'name', 'fetch', 'row', 'client', 'http']) assert.ok(t.includes(part), `has ${part}: ${t.join(' ')}`);
+    assert.ok(!t.includes('the'));
+    assert.ok(pathTerms('src/helper/accepts/accepts.ts').includes('accept'));
+  });
+
+  it('reads commit scopes, named files and dotted modules out of a query', () => {
+    const q = parseQuery('fix(reg-exp-router): keep `*/*` working\n\nsee sympy.core.basic and src/router/trie.ts');
+    assert.ok(q.pathTerms.some((t) => t.term === 'router'));
+    assert.ok(q.pathHints.includes('src/router/trie.ts'));
+    assert.ok(q.pathHints.includes('sympy/core/basic'));
+    assert.equal(q.aboutTests, false);
+  });
+
+  for (const [file, src] of Object.entries(SOURCES)) {
+    it(`chunks ${file} by syntax with its symbols`, async () => {
+      const lang = languageOf(file);
+      assert.ok(lang.grammar, `${file} has a grammar`);
+      const chunks = await chunkText(src, lang);
+      assert.ok(chunks.length >= 1);
+      const symbols = chunks.map((c) => c.symbol ?? '').join(' | ');
+      const expected = /class (\w+)|func(?:tion)? (\w+)|struct (\w+)|def (\w+)|int (\w+)\(/.exec(src)!.slice(1).find(Boolean)!;
+      assert.ok(symbols.includes(expected), `${file}: symbols '${symbols}' name ${expected}`);
+      // Every line of the file is in exactly one chunk.
+      const lines = src.split('\n').length;
+      let next = 1;
+      for (const c of chunks) {
+        assert.ok(c.startLine >= next, 'no overlap');
+        next = c.endLine + 1;
+      }
+      assert.ok(next - 1 <= lines);
+    });
+  }
+
+  it('cuts a big file into pieces within the line budget, and markdown by headings', async () => {
+    const fns = Array.from({ length: 80 }, (_, i) => `function helper${i}(x: number) {\n  const y = x * ${i};\n  return y + 1;\n}\n`).join('\n');
+    const chunks = await chunkText(fns, languageOf('big.ts'));
+    assert.ok(chunks.length > 3);
+    for (const c of chunks) assert.ok(c.endLine - c.startLine + 1 <= MAX_LINES * 2);
+    const md = await chunkText('# Install\nnpm i\n\n## Usage\nrun it\n\n```\n# not a heading\n```\n', languageOf('README.md'));
+    assert.deepEqual(md.map((c) => c.symbol), ['Install', 'Usage']);
+  });
+
+  it('walks honouring .gitignore, skipping binaries, huge files and symlink loops', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askcode-walk-'));
+    try {
+      fs.mkdirSync(path.join(dir, 'src', 'gen'), { recursive: true });
+      fs.mkdirSync(path.join(dir, 'node_modules', 'x'), { recursive: true });
+      fs.writeFileSync(path.join(dir, '.gitignore'), 'gen/\n*.log\n');
+      fs.writeFileSync(path.join(dir, 'src', 'main.ts'), 'export const a = 1;\n');
+      fs.writeFileSync(path.join(dir, 'src', 'gen', 'out.ts'), 'export const b = 2;\n');
+      fs.writeFileSync(path.join(dir, 'debug.log'), 'x\n');
+      fs.writeFileSync(path.join(dir, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0]));
+      fs.writeFileSync(path.join(dir, 'huge.txt'), 'x'.repeat(2000));
+      fs.writeFileSync(path.join(dir, 'node_modules', 'x', 'index.js'), 'module.exports = 1;\n');
+      fs.symlinkSync(dir, path.join(dir, 'src', 'loop'));
+      const files = (await walk(dir, { maxFileSize: 1000, exclude: ['*.md'] })).map((f) => f.rel);
+      assert.deepEqual(files.sort(), ['.gitignore', 'src/main.ts']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('ranks the implementation above its test and names the matched terms', () => {
+    const e = new SearchEngine();
+    const add = (rel: string, text: string) =>
+      e.setFile(rel, rel, [{ id: rel, file: rel, rel, startLine: 1, endLine: 3, text, hash: rel, language: 'typescript', ext: 'ts', code: true }]);
+    add('src/router/trie.ts', 'export function insertRoute(trie, path) { /* wildcard segments */ }');
+    add('src/router/trie.test.ts', 'test("insertRoute wildcard", () => insertRoute(trie, "/a/*"))');
+    add('src/utils/url.ts', 'export function splitPath(path) { return path.split("/") }');
+    assert.ok(isTestPath('src/router/trie.test.ts'));
+    const { hits } = e.search('fix(router): wildcard routes in insertRoute');
+    assert.equal(hits[0]!.chunk.rel, 'src/router/trie.ts');
+    assert.ok(hits[0]!.matched.includes('wildcard'));
+    e.removeFile('src/router/trie.ts');
+    assert.notEqual(e.search('insertRoute wildcard').hits[0]?.chunk.rel, 'src/router/trie.ts');
+  });
+});

@@ -1,0 +1,110 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import { startWorker, rpcError, type WorkerHandle } from '../helpers/worker';
+import { QgptReprompt, QgptHints } from '../../server/src/protocol/qgpt';
+import { ModelsSnapshot } from '../../server/src/protocol/models';
+import type { QGPTConversationMessage, QGPTQuestionOutput } from '../../server/src/protocol/wire';
+import { relevantSeed, tempDir, PARSER, MATH_V2 } from './fixtures';
+
+let t = 0;
+const msg = (role: 'USER' | 'ASSISTANT', text: string): QGPTConversationMessage => ({ role, text, timestamp: { value: new Date(Date.UTC(2025, 0, 1, 0, 0, t++)).toISOString() } });
+const norm = (q: string) => q.toLowerCase().replace(/[`"'?!.,:;()]/g, ' ').replace(/\s+/g, ' ').trim();
+
+describe('qgpt/reprompt and qgpt/hints over the worker', function () {
+  let dataDir: string;
+  let w: WorkerHandle;
+  let stories: string;
+  before(async () => {
+    dataDir = tempDir('fdata');
+    w = await startWorker({ dataDir });
+    stories = (await w.request(ModelsSnapshot, undefined as never)).iterable.find((m) => m.name === 'stories260K')!.id;
+  });
+  after(async () => {
+    await w?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  describe('reprompt without a model resolves references from the recent messages', () => {
+    const answerText = 'These 2 places answer the question:\n\n**`src/parser/config.ts:1-13`** (`parseConfig`) — score 0.80\n\n**`src/math.ts:1-13`** (`multiply`) — score 0.40';
+    const cases: [string, QGPTConversationMessage[], RegExp][] = [
+      ['a bare follow-up keeps the subject (the SDK example)', [msg('ASSISTANT', 'It returns the sum of its two arguments.'), msg('USER', 'What does add() return?')], /`add`/],
+      ['"it" becomes the symbol asked about', [msg('ASSISTANT', answerText), msg('USER', 'What does `parseConfig` do?')], /^How is `parseConfig` tested\?$/],
+      ['"the second file" becomes the second cited file', [msg('ASSISTANT', answerText), msg('USER', 'Where are configs parsed?')], /`src\/math\.ts`/],
+      ['"that function" becomes the function', [msg('ASSISTANT', answerText), msg('USER', 'What does `parseConfig` do?')], /the function `parseConfig`/],
+    ];
+    const queries = ['And for three numbers?', 'How is it tested?', 'What is in the second file?', 'Who calls that function?'];
+    cases.forEach(([name, history, re], i) => {
+      it(name, async () => {
+        const out = await w.request(QgptReprompt, { query: queries[i], conversation: { iterable: history } });
+        assert.match(out.query, re);
+      });
+    });
+    it('leaves a standalone question, or one with no history, as it is', async () => {
+      const a = await w.request(QgptReprompt, { query: 'Where is `multiply` defined?', conversation: { iterable: [msg('USER', 'What does `add` do?')] } });
+      assert.equal(a.query, 'Where is `multiply` defined?');
+      const b = await w.request(QgptReprompt, { query: 'How is it tested?', conversation: {} });
+      assert.equal(b.query, 'How is it tested?');
+    });
+    it('with a model (stories260K) returns a non-empty query', async () => {
+      const out = await w.request(QgptReprompt, { query: 'How is it tested?', conversation: { iterable: [msg('USER', 'What does `parseConfig` do?')] }, model: stories });
+      assert.equal(typeof out.query, 'string');
+      assert.ok(out.query.trim().length >= 3);
+    });
+  });
+
+  describe('hints', () => {
+    const relevant = { iterable: [relevantSeed(PARSER, { path: 'src/parser/config.ts', startLine: 1 }), relevantSeed(MATH_V2, { path: 'src/math.ts', startLine: 1 })] };
+    function check(out: QGPTQuestionOutput, previous?: string): string[] {
+      const hs = out.answers.iterable;
+      assert.ok(hs.length >= 3 && hs.length <= 5, `3 to 5 hints, got ${hs.length}`);
+      for (const h of hs) {
+        assert.ok(h.score >= 0 && h.score <= 1);
+        assert.ok(h.text.trim().length > 0);
+        if (previous) assert.notEqual(norm(h.text), norm(previous));
+      }
+      assert.equal(new Set(hs.map((h) => norm(h.text))).size, hs.length, 'no duplicates');
+      return hs.map((h) => h.text);
+    }
+    it('without a model: 3 to 5 questions about the snippets\' symbols and files, best first, never the previous query', async () => {
+      const previous = 'What does `parseConfig` do?';
+      const out = await w.request(QgptHints, { query: previous, relevant, answer: { score: 0.8, text: 'It parses `key=value` lines.' } });
+      const texts = check(out, previous);
+      assert.ok(texts.some((h) => h.includes('`parseConfig`')), texts.join(' | '));
+      const scores = out.answers.iterable.map((h) => h.score);
+      assert.deepEqual(scores, [...scores].sort((a, b) => b - a));
+    });
+    it('from nothing still gives 3 questions', async () => {
+      check(await w.request(QgptHints, { relevant: { iterable: [] } }));
+    });
+    it('with a model (stories260K): 3 to 5 scored questions, never the previous query', async () => {
+      const previous = 'Where is `add` called?';
+      check(await w.request(QgptHints, { query: previous, relevant, model: stories }), previous);
+    });
+  });
+
+  describe('bad input names the field', () => {
+    const good = { iterable: [relevantSeed('x = 1')] };
+    const cases: [string, string, unknown, string, string][] = [
+      ['reprompt: missing conversation', 'qgpt/reprompt', { query: 'q' }, 'invalid', 'conversation'],
+      ['reprompt: empty query', 'qgpt/reprompt', { query: '', conversation: {} }, 'invalid', 'query'],
+      ['reprompt: iterable not an array', 'qgpt/reprompt', { query: 'q', conversation: { iterable: 'x' } }, 'invalid', 'conversation.iterable'],
+      ['reprompt: message not an object', 'qgpt/reprompt', { query: 'q', conversation: { iterable: [null] } }, 'invalid', 'conversation.iterable[0]'],
+      ['reprompt: message without text', 'qgpt/reprompt', { query: 'q', conversation: { iterable: [{ role: 'USER' }] } }, 'invalid', 'conversation.iterable[0].text'],
+      ['reprompt: unknown model', 'qgpt/reprompt', { query: 'q', conversation: {}, model: 'nope' }, 'not_found', 'model'],
+      ['hints: params not an object', 'qgpt/hints', null, 'invalid', 'params'],
+      ['hints: missing relevant', 'qgpt/hints', { query: 'q' }, 'invalid', 'relevant'],
+      ['hints: query not a string', 'qgpt/hints', { query: 1, relevant: good }, 'invalid', 'query'],
+      ['hints: answer not an object', 'qgpt/hints', { relevant: good, answer: 'x' }, 'invalid', 'answer'],
+      ['hints: answer.text not a string', 'qgpt/hints', { relevant: good, answer: { score: 1 } }, 'invalid', 'answer.text'],
+      ['hints: bad entry', 'qgpt/hints', { relevant: { iterable: [{ path: 'a.ts' }] } }, 'invalid', 'relevant.iterable[0]'],
+      ['hints: unknown model', 'qgpt/hints', { relevant: good, model: 'nope' }, 'not_found', 'model'],
+    ];
+    for (const [name, method, params, kind, field] of cases) {
+      it(name, async () => {
+        const err = await rpcError(w.raw(method, params));
+        assert.equal(err.data?.kind, kind, err.message);
+        assert.equal(err.data?.field, field, err.message);
+      });
+    }
+  });
+});
