@@ -301,8 +301,14 @@ export class ModelManager implements ModelHub {
     const src = r.source;
     if (src?.kind === 'ollama') return new OllamaGenerator(r.model.id, src.name, src.baseUrl ?? DEFAULT_OLLAMA_URL, context);
     if (src?.kind === 'openai') {
-      const keyName = src.apiKeySecret ?? src.apiKeyEnv ?? 'OPENAI_API_KEY';
-      return new OpenAIGenerator(r.model.id, src.model, src.baseUrl, context, async () => (await this.options.secrets?.(keyName)) ?? null);
+      // A named environment variable is read where the model runs (the worker's environment);
+      // a named secret comes from the secret store (VS Code SecretStorage via the client).
+      const apiKey = async (): Promise<string | null> => {
+        if (src.apiKeyEnv && process.env[src.apiKeyEnv]) return process.env[src.apiKeyEnv]!;
+        const name = src.apiKeySecret ?? src.apiKeyEnv ?? 'OPENAI_API_KEY';
+        return (await this.options.secrets?.(name)) ?? process.env[name] ?? null;
+      };
+      return new OpenAIGenerator(r.model.id, src.model, src.baseUrl, context, apiKey);
     }
     if (!r.folder && src?.kind !== 'local') {
       throw unavailable(`${r.model.name} has no source to run it (a local folder, ollama:<name> or openai:<model>@<url>)`);
