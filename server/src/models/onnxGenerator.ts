@@ -19,8 +19,8 @@ const DEFAULT_MAX_NEW_TOKENS = 512;
 
 /** Text generation with a local ONNX causal LM through transformers.js. */
 export class OnnxGenerator implements Generator {
-  private queue: Promise<unknown> = Promise.resolve();
   private readonly running = new Set<AbortController>();
+  private readonly jobs = new Set<Promise<unknown>>();
   private disposed = false;
 
   private constructor(
@@ -88,8 +88,14 @@ export class OnnxGenerator implements Generator {
     };
   }
 
+  /**
+   * Generations run concurrently on the one ONNX session (onnxruntime's run is thread-safe and each
+   * generate() keeps its own cache): measured with stories260K, two at once gave the same greedy
+   * text as one after the other, and each conversation's first token came at once instead of
+   * after the other's whole answer.
+   */
   private run(messages: ChatMessage[], opts: GenerateOptions, ac: AbortController, out: AsyncQueue<string>): Promise<void> {
-    const job = this.queue.then(async () => {
+    const job = (async () => {
       if (ac.signal.aborted) return;
       if (this.disposed) throw new Error(`model ${this.modelId} was unloaded`);
       const t = await transformers();
@@ -133,8 +139,10 @@ export class OnnxGenerator implements Generator {
       } finally {
         this.running.delete(ac);
       }
-    });
-    this.queue = job.catch(() => {});
+    })();
+    const settled = job.catch(() => {});
+    this.jobs.add(settled);
+    void settled.then(() => this.jobs.delete(settled));
     return job.then(
       () => out.end(),
       (e: unknown) => out.fail(e instanceof Error ? e : new Error(String(e))),
@@ -145,7 +153,7 @@ export class OnnxGenerator implements Generator {
   async dispose(): Promise<void> {
     this.disposed = true;
     for (const ac of this.running) ac.abort();
-    await this.queue;
+    await Promise.all(this.jobs);
     const model = this.model;
     this.model = null;
     await model?.dispose();
