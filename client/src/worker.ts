@@ -165,7 +165,9 @@ export class Worker implements vscode.Disposable {
   }
 
   request<P, R>(def: RequestDef<P, R>, params: P, token?: vscode.CancellationToken): Promise<R> {
-    return this.ready().sendRequest(def.method, params ?? null, token) as Promise<R>;
+    const c = this.ready();
+    // An `undefined` token would be sent as a second positional parameter, turning params into an array.
+    return (token ? c.sendRequest(def.method, params ?? null, token) : c.sendRequest(def.method, params ?? null)) as Promise<R>;
   }
 
   /** Any method by name: the webview relay. */

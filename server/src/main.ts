@@ -87,7 +87,7 @@ connection.onNotification(async (method, params) => {
   if (!c) return;
   if (method === SettingsChanged.method) {
     log.info('settings changed');
-    applyBridge(c, (params as { bridge?: BridgeSettings } | null)?.bridge);
+    applyBridge(c, (params as WorkerSettings | null)?.bridge);
   }
   if (c.service.has(method)) {
     c.service.call(method, params, { emit, connection: 'rpc' }).catch((e) => log.warn(`${method}: ${String(e)}`));
@@ -98,7 +98,7 @@ connection.onNotification(async (method, params) => {
  * The extension's `askcode.bridge.*` settings arrive with `askcode/settings`: the worker, never the
  * extension host, serves the HTTP/WS bridge (loopback only) from its own core.
  */
-interface BridgeSettings { enabled: boolean; port?: number }
+type BridgeSettings = NonNullable<WorkerSettings['bridge']>;
 let bridge: Promise<Bridge | undefined> = Promise.resolve(undefined);
 let bridgePort: number | undefined;
 

@@ -84,7 +84,7 @@ describe('e2e harness: code-server + Chromium + the installed extension', functi
     const vs = vscode();
     // Some commands show only with a selection in an editor (Ask About Selection, Save Selection as Asset).
     await vs.openFile(FIXTURE.session);
-    for (let i = 0; i < 3; i++) await vs.page.keyboard.press('Shift+ArrowDown');
+    await vs.selectLines(3);
     const missing: string[] = [];
     for (const id of COMMANDS) {
       let title: string;

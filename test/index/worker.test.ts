@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { startWorker, rpcError, SHARED_MODELS, type WorkerHandle } from '../helpers/worker';
 import { QgptRelevance } from '../../server/src/protocol/qgpt';
 import {
-  WorkspaceSetFolders, WorkspaceFileEvents, WorkspaceBuffer, IndexStatus, IndexPause, IndexResume, IndexProgressNotification,
+  WorkspaceSetFolders, WorkspaceFileEvents, WorkspaceBuffer, IndexStatus, IndexRebuild, IndexPause, IndexResume, IndexProgressNotification,
   AssetsSave, AssetsList, AssetsDelete, type IndexProgress,
 } from '../../server/src/protocol/workspace';
 import type { QGPTRelevanceInput, RelevantQGPTSeed, Seed } from '../../server/src/protocol/wire';
@@ -187,6 +187,11 @@ describe('index: the workspace index in the real worker', function () {
     await ready(w);
     const db = await w.request(QgptRelevance, { query: 'polygon area', options: { database: true } });
     assert.equal(db.relevant.iterable[0]!.path, path.join(repo, 'lib/geometry.py'));
+    await w.request(IndexRebuild, undefined);
+    await ready(w);
+    const rebuilt = await w.request(QgptRelevance, { query: 'polygon area', options: { database: true } });
+    assert.equal(rebuilt.relevant.iterable[0]!.path, path.join(repo, 'lib/geometry.py'));
+    assert.equal((await w.request(IndexStatus, undefined)).filesTotal, 7);
   });
 
   it('survives a kill mid-index: reopens, answers, and resumes where it stopped', async () => {

@@ -152,6 +152,27 @@ describe('webview: chat UI in Chromium against a recorded stream', function () {
     assert.equal(hintsReq.relevant.iterable.length, 2);
   });
 
+  it('shows the first words at once, even when the frames arrive back to back', async () => {
+    const rec = fixture<Recorded>('stream.answer.json');
+    await openBrowserPage([{ frames: rec.frames, delayMs: 0 }]);
+    // Record what a user could see after each task: (status, text length) of the answer.
+    await page.evaluate(() => {
+      const seen: { status: string; len: number }[] = [];
+      (window as unknown as { __seen: typeof seen }).__seen = seen;
+      new MutationObserver(() => {
+        const m = document.querySelector<HTMLElement>('.message.assistant');
+        const body = m?.querySelector<HTMLElement>('.message-body');
+        if (m && body && !body.querySelector('.typing')) seen.push({ status: m.dataset.status ?? '', len: body.innerText.length });
+      }).observe(document.getElementById('messages')!, { subtree: true, childList: true, attributes: true, characterData: true });
+    });
+    await ask('Where is the configuration loaded?');
+    await page.locator('.message.assistant[data-status="done"]').waitFor();
+    const seen = await page.evaluate(() => (window as unknown as { __seen: { status: string; len: number }[] }).__seen);
+    const streaming = seen.filter((e) => e.status === 'streaming' && e.len > 0);
+    assert.ok(streaming.length >= 1, `text shown while streaming: ${JSON.stringify(seen)}`);
+    assert.ok(streaming[0]!.len < seen.filter((e) => e.status === 'done').pop()!.len, 'the text grows into the final answer');
+  });
+
   it('renders the SPEC example stream (initialized → chunk → chunk2 → completed) as "Hello!"', async () => {
     const read = (n: string) => JSON.parse(fs.readFileSync(path.join(SPEC_EXAMPLES, `QGPTStreamOutput.${n}.json`), 'utf8')) as Frame;
     await openBrowserPage([{ frames: ['initialized', 'chunk', 'chunk2', 'completed'].map(read) }]);

@@ -31,8 +31,11 @@ interface Turn {
   el: HTMLElement;
   body: HTMLElement;
   renderQueued: boolean;
+  lastRender: number;
   stopTimer?: ReturnType<typeof setTimeout>;
 }
+
+const RENDER_INTERVAL_MS = 50;
 
 const EXAMPLES = [
   'Where is the configuration loaded?',
@@ -383,23 +386,31 @@ export class ChatApp {
     );
     if (status === 'streaming') body.append(h('span', { class: 'typing', 'aria-label': 'Searching your code' }, icon('loading codicon-modifier-spin'), ' Searching your code…'));
     this.messages.append(el);
-    return { request, query, text: '', relevant: [], status, el, body, renderQueued: false };
+    return { request, query, text: '', relevant: [], status, el, body, renderQueued: false, lastRender: 0 };
   }
 
-  /** Re-renders the Markdown at most once a frame: deltas arrive faster than layout is worth. */
+  /**
+   * Re-renders the Markdown on the leading edge (the first words show at once) and then at most every
+   * {@link RENDER_INTERVAL_MS}: deltas arrive faster than re-parsing the whole answer is worth.
+   * Timers, not requestAnimationFrame: a hidden webview gets no frames but must keep up.
+   */
   private scheduleRender(turn: Turn): void {
     if (turn.renderQueued) return;
-    turn.renderQueued = true;
-    const run = () => {
-      turn.renderQueued = false;
+    const wait = turn.lastRender + RENDER_INTERVAL_MS - Date.now();
+    if (wait <= 0) {
       this.renderBody(turn);
-    };
-    if (typeof requestAnimationFrame === 'function' && document.visibilityState === 'visible') requestAnimationFrame(run);
-    else setTimeout(run, 16);
+      return;
+    }
+    turn.renderQueued = true;
+    setTimeout(() => {
+      turn.renderQueued = false;
+      if (turn.status === 'streaming') this.renderBody(turn);
+    }, wait);
   }
 
   private renderBody(turn: Turn): void {
     if (!turn.text) return;
+    turn.lastRender = Date.now();
     const nearBottom = this.isNearBottom();
     turn.body.innerHTML = renderMarkdown(turn.text);
     this.decorateCodeBlocks(turn.body);

@@ -92,7 +92,86 @@ export class SearchEngine {
   private readonly fileByDoc: (FileEntry | null)[] = [];
   private readonly byId = new Map<string, number>();
   /** Sentence vectors by chunk content hash (identical chunks share one). */
-  readonly vectors = new Map<string, Float32Array>();
+  private readonly vecByHash = new Map<string, Float32Array>();
+  private readonly hashDocs = new Map<string, number[]>();
+  /**
+   * Vectors of live chunks packed row by row: a scan over one Float32Array, not 100k map look-ups
+   * (rows of removed chunks are marked -1 and squeezed out when they pile up).
+   */
+  private dims = 0;
+  private mat = new Float32Array(0);
+  private rowDoc: number[] = [];
+  private docRow: number[] = [];
+  private rows = 0;
+  private deadRows = 0;
+  /** Sign bits of each row (binary quantization): a Hamming pre-pass picks the rows scored exactly. */
+  private bits = new Uint32Array(0);
+  private words = 0;
+
+  get vectorCount(): number {
+    return this.vecByHash.size;
+  }
+  hasVector(hash: string): boolean {
+    return this.vecByHash.has(hash);
+  }
+  setVector(hash: string, v: Float32Array): void {
+    if (this.dims && v.length !== this.dims) return;
+    this.vecByHash.set(hash, v);
+    for (const d of this.hashDocs.get(hash) ?? []) if (this.docRow[d] === undefined || this.docRow[d] < 0) this.addRow(d, v);
+  }
+  clearVectors(): void {
+    this.vecByHash.clear();
+    this.bits = new Uint32Array(0);
+    this.words = 0;
+    this.dims = 0;
+    this.mat = new Float32Array(0);
+    this.rowDoc = [];
+    this.docRow = [];
+    this.rows = 0;
+    this.deadRows = 0;
+  }
+
+  private addRow(doc: number, v: Float32Array): void {
+    if (!this.dims) {
+      this.dims = v.length;
+      this.words = Math.ceil(v.length / 32);
+    }
+    const need = (this.rows + 1) * this.dims;
+    if (need > this.mat.length) {
+      const cap = Math.max(need, this.mat.length * 2, 1024 * this.dims);
+      const next = new Float32Array(cap);
+      next.set(this.mat.subarray(0, this.rows * this.dims));
+      this.mat = next;
+      const nb = new Uint32Array((cap / this.dims) * this.words);
+      nb.set(this.bits.subarray(0, this.rows * this.words));
+      this.bits = nb;
+    }
+    this.mat.set(v, this.rows * this.dims);
+    signBits(v, this.bits, this.rows * this.words);
+    this.rowDoc[this.rows] = doc;
+    this.docRow[doc] = this.rows;
+    this.rows++;
+  }
+
+  private dropRow(doc: number): void {
+    const r = this.docRow[doc];
+    if (r === undefined || r < 0) return;
+    this.rowDoc[r] = -1;
+    this.docRow[doc] = -1;
+    this.deadRows++;
+    if (this.deadRows > 1000 && this.deadRows > this.rows / 3) {
+      const old = this.mat;
+      const oldDocs = this.rowDoc.slice(0, this.rows);
+      const dims = this.dims;
+      this.mat = new Float32Array(Math.max(1024, this.rows - this.deadRows) * dims);
+      this.rowDoc = [];
+      this.rows = 0;
+      this.deadRows = 0;
+      oldDocs.forEach((d, i) => {
+        if (d >= 0) this.addRow(d, old.subarray(i * dims, (i + 1) * dims));
+      });
+    }
+  }
 
   get chunkCount(): number {
     return this.chunkIdx.size;
@@ -140,6 +219,11 @@ export class SearchEngine {
       this.chunkFile[doc] = -1;
       this.byId.set(c.id, doc);
       docs.push(doc);
+      const same = this.hashDocs.get(c.hash);
+      if (same) same.push(doc);
+      else this.hashDocs.set(c.hash, [doc]);
+      const v = this.vecByHash.get(c.hash);
+      if (v) this.addRow(doc, v);
     }
     const fileDoc = this.fileIdx.add(fileTf, fileLen);
     const pathDoc = this.pathIdx.add(countTerms(pTerms), pTerms.length);
@@ -154,7 +238,13 @@ export class SearchEngine {
     if (!f) return;
     for (const d of f.chunks) {
       const c = this.chunks[d];
-      if (c) this.byId.delete(c.id);
+      if (c) {
+        this.byId.delete(c.id);
+        const same = this.hashDocs.get(c.hash)?.filter((x) => x !== d);
+        if (same?.length) this.hashDocs.set(c.hash, same);
+        else this.hashDocs.delete(c.hash);
+      }
+      this.dropRow(d);
       this.chunks[d] = null;
       this.chunkIdx.remove(d);
     }
@@ -184,85 +274,122 @@ export class SearchEngine {
     const pathQuery = [...q.map((t) => ({ term: t.term, weight: t.weight * 0.5 })), ...parsed.pathTerms.map((t) => ({ term: t.term, weight: t.weight * 2 }))];
     const pa = this.pathIdx.score(pathQuery, allowFileDoc);
 
-    // Best chunk per file.
-    const bestChunk = new Map<number, number>();
+    // Best chunk per file (typed arrays: a query can touch most of a 100k-chunk index).
+    const nFiles = this.fileByDoc.length;
+    const bestChunk = new Int32Array(nFiles).fill(-1);
+    let maxC = 0;
     for (const d of c.touched) {
       const fd = this.chunkFile[d]!;
-      const cur = bestChunk.get(fd);
-      if (cur === undefined || c.scores[d]! > c.scores[cur]!) bestChunk.set(fd, d);
+      const cur = bestChunk[fd]!;
+      const s = c.scores[d]!;
+      if (cur < 0 || s > c.scores[cur]!) bestChunk[fd] = d;
+      if (s > maxC) maxC = s;
     }
-    const maxOf = (arr: Float64Array, docs: Iterable<number>) => {
-      let m = 0;
-      for (const d of docs) if (arr[d]! > m) m = arr[d]!;
-      return m || 1;
-    };
-    const maxC = maxOf(c.scores, c.touched);
-    const maxF = maxOf(f.scores, f.touched);
-    const maxP = maxOf(pa.scores, pa.touched);
-    const candidates = new Set<number>([...f.touched, ...bestChunk.keys()]);
-    const lexFile = new Map<number, number>();
-    for (const fd of candidates) {
+    maxC ||= 1;
+    let maxF = 0;
+    for (const d of f.touched) if (f.scores[d]! > maxF) maxF = f.scores[d]!;
+    maxF ||= 1;
+    let maxP = 0;
+    for (const d of pa.touched) if (pa.scores[d]! > maxP) maxP = pa.scores[d]!;
+    maxP ||= 1;
+    const lex = new Float64Array(nFiles);
+    const lexFiles: number[] = [];
+    const consider = (fd: number) => {
+      if (lex[fd]! > 0) return;
       const entry = this.fileByDoc[fd];
-      if (!entry) continue;
-      const bc = bestChunk.get(fd);
-      let s = (p.chunkW * (bc !== undefined ? c.scores[bc]! : 0)) / maxC + (p.fileW * f.scores[fd]!) / maxF + (p.pathW * pa.scores[fd]!) / maxP;
+      if (!entry) return;
+      const bc = bestChunk[fd]!;
+      let s = (p.chunkW * (bc >= 0 ? c.scores[bc]! : 0)) / maxC + (p.fileW * f.scores[fd]!) / maxF + (p.pathW * pa.scores[fd]!) / maxP;
       if (parsed.pathHints.length && parsed.pathHints.some((h) => matchesHint(entry.rel, h))) s += p.mentionBonus;
       if (entry.test && !parsed.aboutTests) s *= p.testFactor;
       else if (!entry.code) s *= p.proseFactor;
-      lexFile.set(fd, s);
-    }
+      if (s <= 0) return;
+      lex[fd] = s;
+      lexFiles.push(fd);
+    };
+    for (const fd of f.touched) consider(fd);
+    for (const d of c.touched) consider(this.chunkFile[d]!);
     // Files named outright but sharing no term with the text still count.
     if (parsed.pathHints.length) {
       for (const entry of this.files.values()) {
-        if (lexFile.has(entry.fileDoc) || (allowFile && !allowFile(entry.key))) continue;
-        if (parsed.pathHints.some((h) => matchesHint(entry.rel, h))) lexFile.set(entry.fileDoc, p.mentionBonus * (entry.test ? p.testFactor : 1));
+        if (lex[entry.fileDoc]! > 0 || (allowed && !allowed[entry.fileDoc])) continue;
+        if (parsed.pathHints.some((h) => matchesHint(entry.rel, h))) {
+          lex[entry.fileDoc] = p.mentionBonus * (entry.test ? p.testFactor : 1);
+          lexFiles.push(entry.fileDoc);
+        }
       }
     }
+    lexFiles.sort((a, b) => lex[b]! - lex[a]!);
 
     // Dense: best chunk similarity per file, fused with the lexical file ranking by RRF.
-    const denseChunk = new Map<number, number>();
-    const denseFile = new Map<number, number>();
-    if (opts.queryVector && this.vectors.size) {
-      const qv = opts.queryVector;
-      for (let d = 0; d < this.chunks.length; d++) {
-        const ch = this.chunks[d];
-        if (!ch || (allowChunk && !allowChunk(d))) continue;
-        const v = this.vectors.get(ch.hash);
-        if (!v) continue;
-        let s = 0;
-        for (let i = 0; i < v.length; i++) s += v[i]! * qv[i]!;
-        denseChunk.set(d, s);
+    const qv = opts.queryVector;
+    let sims: Float32Array | undefined;
+    let denseFiles: number[] = [];
+    const fileBest = new Float32Array(nFiles).fill(-2);
+    if (qv && this.rows && qv.length === this.dims) {
+      const dims = this.dims;
+      const mat = this.mat;
+      sims = new Float32Array(this.rows).fill(-2);
+      const exact = this.candidateRows(qv, allowChunk);
+      for (let k = 0; k < exact.length; k++) {
+        const r = exact[k]!;
+        const d = this.rowDoc[r]!;
+        let s0 = 0;
+        let s1 = 0;
+        let s2 = 0;
+        let s3 = 0;
+        const o = r * dims;
+        let i = 0;
+        for (; i + 3 < dims; i += 4) {
+          s0 += mat[o + i]! * qv[i]!;
+          s1 += mat[o + i + 1]! * qv[i + 1]!;
+          s2 += mat[o + i + 2]! * qv[i + 2]!;
+          s3 += mat[o + i + 3]! * qv[i + 3]!;
+        }
+        for (; i < dims; i++) s0 += mat[o + i]! * qv[i]!;
+        const s = s0 + s1 + s2 + s3;
+        sims[r] = s;
         const fd = this.chunkFile[d]!;
-        const cur = denseFile.get(fd);
-        if (cur === undefined || s > cur) denseFile.set(fd, s);
+        if (s > fileBest[fd]!) {
+          if (fileBest[fd] === -2) denseFiles.push(fd);
+          fileBest[fd] = s;
+        }
       }
+      denseFiles.sort((a, b) => fileBest[b]! - fileBest[a]!);
+      denseFiles = denseFiles.slice(0, DENSE_FILES);
     }
-    const lexRank = rankMap(lexFile);
-    const denseRank = rankMap(denseFile);
-    const fused = new Map<number, number>();
-    const useDense = denseFile.size > 0;
-    for (const fd of new Set([...lexFile.keys(), ...(useDense ? topKeys(denseFile, 100) : [])])) {
-      const lr = lexRank.get(fd);
-      const dr = denseRank.get(fd);
-      let s = 0;
-      if (lr !== undefined) s += 1 / (p.rrfK + lr);
-      if (useDense && dr !== undefined && dr <= 100) {
+    const lexRank = new Int32Array(nFiles);
+    lexFiles.forEach((fd, i) => (lexRank[fd] = i + 1));
+    const denseRank = new Int32Array(nFiles);
+    denseFiles.forEach((fd, i) => (denseRank[fd] = i + 1));
+    const fusedScore = new Float64Array(nFiles);
+    const fusedFiles: number[] = [];
+    for (const fd of [...lexFiles, ...denseFiles]) {
+      if (fusedScore[fd]! > 0) continue;
+      let s = lexRank[fd] ? 1 / (p.rrfK + lexRank[fd]!) : 0;
+      if (denseRank[fd]) {
         const entry = this.fileByDoc[fd]!;
-        s += (entry.test && !parsed.aboutTests ? p.testFactor : 1) / (p.rrfK + dr);
+        s += (entry.test && !parsed.aboutTests ? p.testFactor : 1) / (p.rrfK + denseRank[fd]!);
       }
-      fused.set(fd, s);
+      fusedScore[fd] = s;
+      fusedFiles.push(fd);
     }
-    const orderedFiles = [...fused].sort((a, b) => b[1] - a[1]);
-    const top = orderedFiles[0]?.[1] ?? 1;
+    fusedFiles.sort((a, b) => fusedScore[b]! - fusedScore[a]!);
+    const top = fusedScore[fusedFiles[0] ?? 0] || 1;
+    const simOf = (d: number) => {
+      const r = this.docRow[d];
+      return sims && r !== undefined && r >= 0 && sims[r]! > -2 ? sims[r] : undefined;
+    };
     const hits: Hit[] = [];
     let fileRank = 0;
-    for (const [fd, fs] of orderedFiles) {
+    for (const fd of fusedFiles) {
       if (hits.length >= limit) break;
+      const fs = fusedScore[fd]!;
       if (fs < top * p.floor) break;
       const entry = this.fileByDoc[fd]!;
       fileRank++;
       const ranked = entry.chunks
-        .map((d) => ({ d, s: c.scores[d]! / maxC + (denseChunk.get(d) ?? 0) }))
+        .map((d) => ({ d, s: c.scores[d]! / maxC + (simOf(d) ?? 0) }))
         .sort((a, b) => b.s - a.s);
       const best = ranked[0]!.s;
       const pick = ranked.filter((r, i) => i === 0 || (r.s > 0 && r.s >= best * 0.6)).slice(0, p.perFileCap);
@@ -273,15 +400,53 @@ export class SearchEngine {
           chunk: ch,
           score: Math.max(0, Math.min(1, (fs / top) * (r === pick[0] ? 1 : 0.9))),
           bm25: c.scores[r.d] || undefined,
-          dense: denseChunk.get(r.d),
-          bm25Rank: lexRank.get(fd),
-          denseRank: denseRank.get(fd),
+          dense: simOf(r.d),
+          bm25Rank: lexRank[fd] || undefined,
+          denseRank: denseRank[fd] || undefined,
           matched: q.filter((t) => this.chunkIdx.has(r.d, t.term)).map((t) => t.term.replace(/^=/, '')).slice(0, 12),
           fileRank,
         });
       }
     }
     return { hits, parsed };
+  }
+
+  /**
+   * Rows to score exactly. Up to 20k rows that is all of them; beyond, a Hamming pass over the
+   * sign bits keeps the closest few thousand (binary quantization with exact rescoring): at 100k
+   * rows × 384 dims a full float scan took most of the 50 ms budget on 2 cores.
+   */
+  private candidateRows(qv: Float32Array, allowChunk?: (d: number) => boolean): Int32Array {
+    const live: number[] = [];
+    if (this.rows - this.deadRows <= EXACT_ROWS) {
+      for (let r = 0; r < this.rows; r++) {
+        const d = this.rowDoc[r]!;
+        if (d >= 0 && (!allowChunk || allowChunk(d))) live.push(r);
+      }
+      return Int32Array.from(live);
+    }
+    const w = this.words;
+    const qb = new Uint32Array(w);
+    signBits(qv, qb, 0);
+    const dist = new Uint16Array(this.rows).fill(65535);
+    const hist = new Uint32Array(w * 32 + 1);
+    const bits = this.bits;
+    for (let r = 0; r < this.rows; r++) {
+      const d = this.rowDoc[r]!;
+      if (d < 0 || (allowChunk && !allowChunk(d))) continue;
+      let h = 0;
+      const o = r * w;
+      for (let i = 0; i < w; i++) h += popcount(bits[o + i]! ^ qb[i]!);
+      dist[r] = h;
+      hist[h]!++;
+    }
+    let cut = 0;
+    for (let acc = 0; cut < hist.length; cut++) {
+      acc += hist[cut]!;
+      if (acc >= RESCORE_ROWS) break;
+    }
+    for (let r = 0; r < this.rows; r++) if (dist[r]! <= cut) live.push(r);
+    return Int32Array.from(live);
   }
 
   /** The terms worth scoring: known to the index, most telling first. */
@@ -294,13 +459,28 @@ export class SearchEngine {
   }
 }
 
-function rankMap(scores: Map<number, number>): Map<number, number> {
-  const order = [...scores].sort((a, b) => b[1] - a[1]);
-  const out = new Map<number, number>();
-  order.forEach(([k], i) => out.set(k, i + 1));
-  return out;
+const EXACT_ROWS = 20_000;
+/** Files the dense signal may bring into the fusion. */
+const DENSE_FILES = 100;
+const RESCORE_ROWS = 3_000;
+
+function signBits(v: Float32Array, out: Uint32Array, offset: number): void {
+  const words = Math.ceil(v.length / 32);
+  for (let wi = 0; wi < words; wi++) {
+    let x = 0;
+    for (let b = 0; b < 32; b++) {
+      const i = wi * 32 + b;
+      if (i < v.length && v[i]! > 0) x |= 1 << b;
+    }
+    out[offset + wi] = x >>> 0;
+  }
 }
 
-function topKeys(scores: Map<number, number>, n: number): number[] {
-  return [...scores].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k]) => k);
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
 }
+
+

@@ -360,7 +360,7 @@ export class WorkspaceIndex implements Retriever {
     const seen = new Set<string>();
     const out: string[] = [];
     for (const c of this.engine.allChunks()) {
-      if (this.engine.vectors.has(c.hash) || seen.has(c.hash)) continue;
+      if (this.engine.hasVector(c.hash) || seen.has(c.hash)) continue;
       seen.add(c.hash);
       out.push(embedText(c));
     }
@@ -396,10 +396,10 @@ export class WorkspaceIndex implements Retriever {
     this.bm25Only = false;
     if (this.vectorsLoadedFor !== e.modelId) {
       this.vectorsLoadedFor = e.modelId;
-      this.engine.vectors.clear();
+      this.engine.clearVectors();
       this.vectorsTable = this.store!.vectorsTable(e.modelId, e.dims);
       const rows = await this.store!.readAll<{ hash: string; vector: { toArray(): Float32Array } }>(await this.vectorsTable);
-      for (const r of rows) this.engine.vectors.set(r.hash, Float32Array.from(r.vector.toArray()));
+      for (const r of rows) this.engine.setVector(r.hash, Float32Array.from(r.vector.toArray()));
     }
     this.embedder = e;
     return e;
@@ -413,10 +413,10 @@ export class WorkspaceIndex implements Retriever {
     }
     const pending = new Map<string, string>();
     for (const c of this.engine.allChunks()) {
-      if (!this.engine.vectors.has(c.hash) && !pending.has(c.hash)) pending.set(c.hash, embedText(c));
+      if (!this.engine.hasVector(c.hash) && !pending.has(c.hash)) pending.set(c.hash, embedText(c));
     }
-    this.progress.embedTotal = this.engine.vectors.size + pending.size;
-    this.progress.embedded = this.engine.vectors.size;
+    this.progress.embedTotal = this.engine.vectorCount + pending.size;
+    this.progress.embedded = this.engine.vectorCount;
     if (!pending.size) {
       this.emitProgress(true);
       return;
@@ -434,7 +434,7 @@ export class WorkspaceIndex implements Retriever {
       const batch = order.slice(i, i + EMBED_BATCH);
       const vecs = await e.embed(batch.map(([, t]) => t));
       batch.forEach(([h], j) => {
-        this.engine.vectors.set(h, vecs[j]!);
+        this.engine.setVector(h, vecs[j]!);
         this.embeddedHashes.add(h);
         toWrite.push({ hash: h, vector: vecs[j]! });
       });
@@ -505,7 +505,7 @@ export class WorkspaceIndex implements Retriever {
           let norm = 0;
           for (let i = 0; i < dims; i++) norm += (v[i] = Math.random() - 0.5) ** 2;
           for (let i = 0; i < dims; i++) v[i]! /= Math.sqrt(norm);
-          this.engine.vectors.set(hash, v);
+          this.engine.setVector(hash, v);
         }
       }
       this.engine.setFile(key, `synthetic/${f}/${recs[0]!.rel}`, recs);
@@ -514,9 +514,9 @@ export class WorkspaceIndex implements Retriever {
 
   /** Chunks whose content has a vector (identical chunks share one). */
   private embeddedChunks(): number {
-    if (!this.engine.vectors.size) return 0;
+    if (!this.engine.vectorCount) return 0;
     let n = 0;
-    for (const c of this.engine.allChunks()) if (this.engine.vectors.has(c.hash)) n++;
+    for (const c of this.engine.allChunks()) if (this.engine.hasVector(c.hash)) n++;
     return n;
   }
 
@@ -559,7 +559,7 @@ export class WorkspaceIndex implements Retriever {
   }
 
   private async queryVector(query: string, signal?: AbortSignal): Promise<Float32Array | null> {
-    if (!this.denseEnabled || !this.engine.vectors.size || !this.embedder) return null;
+    if (!this.denseEnabled || !this.engine.vectorCount || !this.embedder) return null;
     try {
       return (await this.embedder.embed([query.slice(0, 2000)], signal))[0] ?? null;
     } catch {
@@ -581,6 +581,8 @@ export class WorkspaceIndex implements Retriever {
       const root = this.rootOf(abs);
       if (root) {
         await root.loaded;
+        // A folder never indexed in this process and with nothing stored is indexed now.
+        if (!root.indexed && !root.files.size) await this.indexRoot(root);
         if (!root.workspace || !this.engine.hasFile(abs)) await root.indexed;
         if (st.isFile() && !this.engine.hasFile(abs)) await this.indexLooseFile(abs, st.mtimeMs, st.size);
       } else if (st.isDirectory()) {

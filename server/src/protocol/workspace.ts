@@ -100,5 +100,7 @@ export interface WorkerSettings {
   maxFileSize?: number;
   defaultModel?: string;
   embeddingModel?: string;
+  /** `askcode.bridge.*`: the worker (never the extension host) serves the loopback bridge. */
+  bridge?: { enabled: boolean; port?: number };
 }
 export const SettingsChanged = notification<WorkerSettings>('askcode/settings');

@@ -7,6 +7,11 @@ import { parse, openCore } from '../common';
 import { QgptRelevance } from '../../protocol/qgpt';
 import { Bm25, countTerms } from '../../index/bm25';
 import { walk, looksIndexable, DEFAULT_MAX_FILE_SIZE } from '../../index/walker';
+import { MAX_QUERY_CHARS } from '../../qgpt/validate';
+import { languageOf } from '../../index/languages';
+import { chunkText } from '../../index/chunker';
+import { terms, pathTerms } from '../../index/tokens';
+import { parseQuery, MAX_QUERY_TERMS } from '../../index/query';
 
 interface Row {
   id?: string;
@@ -39,6 +44,7 @@ const USAGE = `Usage: askcode bench retrieval --cases FILE.jsonl (--repo-dir DIR
   --git-dir GITDIR  index each row at its parent / base_commit (work trees cached under the data dir)
   --eval-repos DIR  a folder of bare git dirs (<owner>+<name>/repo, <owner>/<name> or <name>.git):
                     commit-eval rows in cheap mode (ref_commit once), others at their own commit
+  --compare-lancedb-fts  also rank with LanceDB's full-text index over the same code-aware terms
   --dense           also use the embedding model (default: BM25 only, as no real weights exist offline)
 Prints Recall@1/5/10, Acc@5, MRR, p50/p95 query latency and the same for plain BM25 over whole files.`;
 
@@ -118,14 +124,77 @@ async function workTree(gitDir: string, commit: string, cacheDir: string): Promi
   await fs.rm(out, { recursive: true, force: true });
   await fs.mkdir(out, { recursive: true });
   // `git archive | tar -x` writes nothing into the git dir (as ../shared/eval/README.md says).
-  const tar = execFileSync('git', [`--git-dir=${gitDir}`, 'archive', '--format=tar', commit], { maxBuffer: 4 * 1024 ** 3 });
-  execFileSync('tar', ['-x', '-C', out], { input: tar, maxBuffer: 4 * 1024 ** 3, stdio: ['pipe', 'ignore', 'ignore'] });
+  try {
+    const tar = execFileSync('git', [`--git-dir=${gitDir}`, 'archive', '--format=tar', commit], { maxBuffer: 4 * 1024 ** 3, stdio: ['ignore', 'pipe', 'ignore'] });
+    execFileSync('tar', ['-x', '-C', out], { input: tar, maxBuffer: 4 * 1024 ** 3, stdio: ['pipe', 'ignore', 'ignore'] });
+  } catch {
+    // A partial mirror may lack its largest blobs (data files); write every blob it has.
+    await extractAvailable(gitDir, commit, out);
+  }
   await fs.writeFile(path.join(out, '.askcode-complete'), commit);
   return out;
 }
 
+async function extractAvailable(gitDir: string, commit: string, out: string): Promise<void> {
+  const list = execFileSync('git', [`--git-dir=${gitDir}`, 'ls-tree', '-r', '-z', commit], { maxBuffer: 1024 ** 3 }).toString('utf8');
+  const entries = list.split('\0').filter(Boolean).map((l) => {
+    const [meta, file] = l.split('\t') as [string, string];
+    const [mode, type, sha] = meta.split(' ') as [string, string, string];
+    return { mode, type, sha, file };
+  }).filter((e) => e.type === 'blob' && e.mode !== '120000');
+  const batch = execFileSync('git', [`--git-dir=${gitDir}`, 'cat-file', '--batch'], { input: entries.map((e) => e.sha).join('\n') + '\n', maxBuffer: 4 * 1024 ** 3 });
+  let at = 0;
+  for (const e of entries) {
+    const nl = batch.indexOf(10, at);
+    const header = batch.subarray(at, nl).toString('utf8');
+    at = nl + 1;
+    if (header.endsWith(' missing')) continue;
+    const size = Number(header.split(' ')[2]);
+    const body = batch.subarray(at, at + size);
+    at += size + 1;
+    const dest = path.join(out, e.file);
+    await fs.mkdir(path.dirname(dest), { recursive: true });
+    await fs.writeFile(dest, body);
+  }
+}
+
+/**
+ * LanceDB's own full-text index over the same code-aware terms (chunks, path and symbol terms,
+ * whitespace tokenizer), files ranked by their best chunk: the measurement behind keeping BM25
+ * postings in the worker instead (askcode's engine adds field weights, file-level BM25, path
+ * scoring and test demotion in one pass).
+ */
+async function lanceFtsScorer(dir: string, dataDir: string, rows: Row[], into: Scorer): Promise<void> {
+  const lance = await import('@lancedb/lancedb');
+  const data: { path: string; terms: string }[] = [];
+  for (const f of await walk(dir, { maxFileSize: DEFAULT_MAX_FILE_SIZE })) {
+    const buf = await fs.readFile(f.abs);
+    if (!looksIndexable(buf)) continue;
+    const lang = languageOf(f.rel);
+    const p = pathTerms(f.rel);
+    for (const c of await chunkText(buf.toString('utf8'), lang)) {
+      data.push({ path: f.rel, terms: [...terms(c.text), ...(c.symbol ? terms(c.symbol) : []), ...p].join(' ') });
+    }
+  }
+  const db = await lance.connect(path.join(dataDir, 'lancedb-fts-compare'));
+  const t = await db.createTable('chunks', data, { mode: 'overwrite' });
+  await t.createIndex('terms', { config: lance.Index.fts({ baseTokenizer: 'whitespace', lowercase: false, stem: false, removeStopWords: false, asciiFolding: false, withPosition: false, maxTokenLength: 64 }) });
+  for (const r of rows) {
+    const parsed = parseQuery(r.query.slice(0, MAX_QUERY_CHARS));
+    const qtext = parsed.terms.sort((a, b) => b.weight - a.weight).slice(0, MAX_QUERY_TERMS).map((x) => x.term).join(' ');
+    const tq = process.hrtime.bigint();
+    const hits = qtext ? ((await t.search(qtext, 'fts').select(['path']).limit(200).toArray()) as { path: string }[]) : [];
+    const ms = Number(process.hrtime.bigint() - tq) / 1e6;
+    const files: string[] = [];
+    for (const h of hits) if (!files.includes(h.path)) files.push(h.path);
+    into.add(files, r.relevant_files, ms);
+  }
+  db.close();
+}
+
 /** Indexes `dir` with the real core and asks every row through `qgpt/relevance`. */
-async function runOnTree(dir: string, rows: Row[], dataDir: string, dense: boolean, ours: Scorer, base: Scorer, log: (s: string) => void): Promise<void> {
+async function runOnTree(dir: string, rows: Row[], dataDir: string, dense: boolean, ours: Scorer, base: Scorer, log: (s: string) => void, fts?: Scorer): Promise<void> {
+  if (fts) await lanceFtsScorer(dir, dataDir, rows, fts);
   const core = await openCore({ dataDir, folders: [dir], autoIndex: false });
   try {
     core.index.setDense(dense);
@@ -136,7 +205,9 @@ async function runOnTree(dir: string, rows: Row[], dataDir: string, dense: boole
     const plain = await PlainBm25.build(dir);
     for (const r of rows) {
       const t = process.hrtime.bigint();
-      const out = await core.service.request(QgptRelevance, { query: r.query, paths: [dir], options: {} });
+      // Issue texts past the product's query limit are cut to it, as a client would have to.
+      const query = r.query.slice(0, MAX_QUERY_CHARS);
+      const out = await core.service.request(QgptRelevance, { query, paths: [dir], options: {} });
       const ms = Number(process.hrtime.bigint() - t) / 1e6;
       const files: string[] = [];
       for (const s of out.relevant.iterable) {
@@ -164,7 +235,7 @@ registerBench({
     const { values } = parse(args, {
       cases: { type: 'string' }, 'repo-dir': { type: 'string' }, 'git-dir': { type: 'string' }, 'eval-repos': { type: 'string' },
       'data-dir': { type: 'string' }, json: { type: 'boolean' }, 'max-rows': { type: 'string' }, dense: { type: 'boolean' },
-      repo: { type: 'string' }, help: { type: 'boolean' },
+      repo: { type: 'string' }, help: { type: 'boolean' }, 'compare-lancedb-fts': { type: 'boolean' },
     });
     if (values.help) {
       process.stdout.write(USAGE + '\n');
@@ -182,10 +253,11 @@ registerBench({
     const maxRows = values['max-rows'] ? Number(values['max-rows']) : Infinity;
     const dense = !!values.dense;
     log(`mode: ${dense ? 'hybrid (BM25 + embeddings)' : 'BM25 only (no embedding model used)'}`);
-    const perRepo = new Map<string, { ours: Scorer; base: Scorer }>();
+    const perRepo = new Map<string, { ours: Scorer; base: Scorer; fts?: Scorer }>();
+    const compareFts = !!values['compare-lancedb-fts'];
     const scorers = (repo: string) => {
       let s = perRepo.get(repo);
-      if (!s) perRepo.set(repo, (s = { ours: new Scorer(), base: new Scorer() }));
+      if (!s) perRepo.set(repo, (s = { ours: new Scorer(), base: new Scorer(), fts: compareFts ? new Scorer() : undefined }));
       return s;
     };
 
@@ -194,7 +266,7 @@ registerBench({
       const use = rows.filter((r) => r.exists_at_ref !== false).filter((r) => r.relevant_files.every((f) => existsSync(path.join(dir, f)))).slice(0, maxRows);
       log(`${use.length} rows whose files exist in ${dir}`);
       const s = scorers(use[0]?.repo ?? path.basename(dir));
-      await runOnTree(dir, use, path.join(dataDir, 'index-data'), dense, s.ours, s.base, log);
+      await runOnTree(dir, use, path.join(dataDir, 'index-data'), dense, s.ours, s.base, log, s.fts);
     } else {
       const gitFor = (repo: string): string | null => (values['git-dir'] ? path.resolve(values['git-dir']) : findGitDir(path.resolve(evalRepos!), repo));
       const missing = [...new Set(rows.map((r) => r.repo))].filter((r) => !gitFor(r));
@@ -223,7 +295,7 @@ registerBench({
         const [repo, commit] = key.split('@') as [string, string];
         const tree = await workTree(gitFor(repo)!, commit, dataDir);
         const s = scorers(repo);
-        await runOnTree(tree, take, path.join(dataDir, 'index-data'), dense, s.ours, s.base, log);
+        await runOnTree(tree, take, path.join(dataDir, 'index-data'), dense, s.ours, s.base, log, s.fts);
       }
     }
 
@@ -239,6 +311,15 @@ registerBench({
     process.stdout.write(`\nplain BM25 over whole files (same run)\n${head}\n`);
     for (const [repo, s] of perRepo) process.stdout.write(fmt(repo, s.base.metrics()) + '\n');
     process.stdout.write(fmt('ALL', all.base.metrics()) + '\n');
+    if (compareFts) {
+      const allFts = new Scorer();
+      process.stdout.write(`\nLanceDB full-text index over the same code-aware terms, files by best chunk (same run)\n${head}\n`);
+      for (const [repo, s] of perRepo) {
+        process.stdout.write(fmt(repo, s.fts!.metrics()) + '\n');
+        allFts.merge(s.fts!);
+      }
+      process.stdout.write(fmt('ALL', allFts.metrics()) + '\n');
+    }
     if (values.json) process.stdout.write(JSON.stringify({ ...all.ours.metrics(), baseline: all.base.metrics() }) + '\n');
     return 0;
   },
