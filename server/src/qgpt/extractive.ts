@@ -71,8 +71,9 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
     const all = textTerms(p.text);
     if (p.path) for (const t of textTerms(p.path)) all.add(t);
     if (p.symbol) for (const t of textTerms(p.symbol)) all.add(t);
-    const matched = [...q.weights.keys()].filter((t) => all.has(t));
-    const got = matched.reduce((a, t) => a + (q.weights.get(t) ?? 0), 0);
+    const matchedKeys = [...q.weights.keys()].filter((t) => all.has(t));
+    const got = matchedKeys.reduce((a, t) => a + (q.weights.get(t) ?? 0), 0);
+    const matched = matchedKeys.map((t) => q.display.get(t) ?? t);
     const coverage = total > 0 ? got / total : 0;
     const defines = q.symbols.filter((s, i) => defs[i].test(p.text) || (p.symbol !== undefined && p.symbol.split(/\s*›\s*|\./).includes(leafName(s))));
     // Best window: earlier lines of the window count more, so the quote starts at the match.

@@ -1,3 +1,5 @@
+import { stemmer } from 'stemmer';
+
 /**
  * Code-aware terms of a question or a snippet: identifiers split on case, `_`, `-`, digits and
  * `.`, with the original identifier kept, lower-cased; English function words dropped.
@@ -17,8 +19,13 @@ const KIND_WORDS = new Set(
 );
 
 export interface QueryTerms {
-  /** Distinct lower-case terms with their weight (identifiers and quoted names weigh more). */
+  /**
+   * Distinct terms with their weight (identifiers and quoted names weigh more). Plain words are
+   * keyed by their stem, so "validated" meets "validates" and "expire" meets `expiresAt`.
+   */
   weights: Map<string, number>;
+  /** The word as the question wrote it, for each key of `weights` (what the "why" line shows). */
+  display: Map<string, string>;
   /** Identifiers written as such in the question (backticks, camelCase, snake_case, dotted, call syntax). */
   symbols: string[];
 }
@@ -39,25 +46,37 @@ function looksLikeCode(word: string): boolean {
   return /[a-z][A-Z]|_|\$|\./.test(word) || /^[A-Z][a-z]+[A-Z]/.test(word);
 }
 
-/** Terms of free text (a snippet line, an answer): originals plus their parts, lower-cased. */
+/** The key a term is matched by: short words as they are, longer ones by their Porter stem. */
+export function termKey(term: string): string {
+  return term.length <= 3 || /[^a-z]/.test(term) ? term : stemmer(term);
+}
+
+/** Terms of free text (a snippet line, an answer): originals plus their parts, lower-cased, each also by its stem. */
 export function textTerms(text: string): Set<string> {
   const out = new Set<string>();
+  const put = (t: string) => {
+    out.add(t);
+    out.add(termKey(t));
+  };
   for (const m of text.matchAll(IDENT_RE)) {
     const w = m[0];
     const low = w.toLowerCase();
-    if (low.length > 1) out.add(low);
-    for (const part of w.split('.')) if (part.length > 1) out.add(part.toLowerCase());
-    for (const p of splitIdentifier(w)) out.add(p);
+    if (low.length > 1) put(low);
+    for (const part of w.split('.')) if (part.length > 1) put(part.toLowerCase());
+    for (const p of splitIdentifier(w)) put(p);
   }
   return out;
 }
 
 export function queryTerms(query: string): QueryTerms {
   const weights = new Map<string, number>();
+  const display = new Map<string, string>();
   const symbols: string[] = [];
   const add = (t: string, w: number) => {
     if (t.length < 2 || STOP.has(t)) return;
-    weights.set(t, Math.max(weights.get(t) ?? 0, w));
+    const key = termKey(t);
+    if (!display.has(key)) display.set(key, t);
+    weights.set(key, Math.max(weights.get(key) ?? 0, w));
   };
   const quoted = new Set<string>();
   for (const m of query.matchAll(/`([^`]+)`/g)) {
@@ -75,7 +94,7 @@ export function queryTerms(query: string): QueryTerms {
     for (const p of splitIdentifier(w)) if (p !== low) add(p, isSymbol ? 1 : base);
   }
   for (const q of quoted) if (!symbols.includes(q)) symbols.push(q);
-  return { weights, symbols };
+  return { weights, display, symbols };
 }
 
 /** The last segment of a dotted name (`FixtureManager.getfixturedefs` → `getfixturedefs`). */

@@ -1,0 +1,38 @@
+import { strict as assert } from 'node:assert';
+import { rankPlaces } from '../../server/src/qgpt/extractive';
+import type { Passage } from '../../server/src/qgpt/seeds';
+
+const passage = (index: number, path: string, text: string): Passage => ({ index, path, startLine: 1, text, language: 'ts', entry: {} });
+
+const SESSION = [
+  "import { createHmac } from 'node:crypto';",
+  '',
+  '/** Creates a session token for a user. */',
+  'export function createSession(userId: string) {',
+  '  return { userId, token: sign(userId) };',
+  '}',
+  '',
+  '/** Checks the signature, then that the session has not expired. */',
+  'export function validateToken(token: string, now = Date.now()) {',
+  '  const session = sessions.get(token);',
+  '  if (!session || session.expiresAt <= now) return undefined;',
+  '  return session;',
+  '}',
+].join('\n');
+
+describe('extractive answerer: matching question words to code', () => {
+  it('matches inflected words to identifiers by stem ("validated" ~ validateToken, "expire" ~ expiresAt) and quotes that place', () => {
+    const [best] = rankPlaces('How are session tokens validated and when do they expire?', [
+      passage(0, 'README.md', '# shop\nA small shop with sessions.'),
+      passage(1, 'src/auth/session.ts', SESSION),
+    ]);
+    assert.equal(best.passage.path, 'src/auth/session.ts');
+    for (const w of ['session', 'tokens', 'validated', 'expire']) assert.ok(best.matched.includes(w), `matched ${w}: ${best.matched.join(', ')}`);
+    assert.ok(best.quote.some((l) => l.includes('validateToken')), `the quote shows validateToken:\n${best.quote.join('\n')}`);
+  });
+
+  it('does not match unrelated words that only share a prefix', () => {
+    const [only] = rankPlaces('Where is the validation schema?', [passage(0, 'src/x.ts', 'const value = 1;\nexport const schemaVersion = 2;')]);
+    assert.ok(!only.matched.includes('validation'), only.matched.join(', '));
+  });
+});
