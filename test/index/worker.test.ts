@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { startWorker, rpcError, SHARED_MODELS, type WorkerHandle } from '../helpers/worker';
-import { QgptRelevance } from '../../server/src/protocol/qgpt';
+import { QgptRelevance, QgptQuestion } from '../../server/src/protocol/qgpt';
 import {
   WorkspaceSetFolders, WorkspaceFileEvents, WorkspaceBuffer, IndexStatus, IndexRebuild, IndexPause, IndexResume, IndexProgressNotification,
   AssetsSave, AssetsList, AssetsDelete, type IndexProgress,
@@ -97,6 +97,14 @@ describe('index: the workspace index in the real worker', function () {
     assert.ok(info.scores.bm25! > 0 && info.scores.dense === undefined);
     assert.ok(info.matched!.includes('vat'));
     assert.ok(!files(db.relevant.iterable).some((p) => p.includes('build/')), 'gitignored files are not indexed');
+
+    // The ids resolve in qgpt/question (id only, no inline seed), and options.question answers in the same call.
+    const asked = await w.request(QgptQuestion, { query: 'where is the VAT total computed?', relevant: { iterable: [{ id: top.id }] } });
+    assert.ok(asked.answers.iterable.length > 0);
+    const both = await w.request(QgptRelevance, { query: 'where is the VAT total computed?', options: { database: true, question: true } });
+    assert.ok(both.relevant.iterable.length > 0);
+    const score = both.answer!.answers.iterable[0]!.score;
+    assert.ok(score >= 0 && score <= 1);
 
     const inPaths = await w.request(QgptRelevance, { query: 'area of a polygon', paths: [path.join(repo, 'lib')] });
     assert.deepEqual([...new Set(files(inPaths.relevant.iterable))], [path.join(repo, 'lib/geometry.py')]);

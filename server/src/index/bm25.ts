@@ -21,8 +21,16 @@ const B = 0.75;
 export class Bm25 {
   private readonly termIds = new Map<string, number>();
   private readonly terms: string[] = [];
-  private postDocs: number[][] = [];
-  private postTfs: number[][] = [];
+  /**
+   * Postings in typed arrays grown by doubling: outside the JS heap, so a 100k-chunk index does
+   * not make every garbage collection walk ten million array slots (that showed as p95 spikes).
+   */
+  private postDocs: Int32Array[] = [];
+  private postTfs: Float32Array[] = [];
+  private postLen: number[] = [];
+  /** Reused between queries (only the touched entries are cleared): no 800 KB allocation per query. */
+  private scratch = new Float64Array(0);
+  private lastTouched: number[] = [];
   private df: number[] = [];
   private docLen: number[] = [];
   private alive: boolean[] = [];
@@ -49,12 +57,23 @@ export class Bm25 {
         id = this.terms.length;
         this.termIds.set(t, id);
         this.terms.push(t);
-        this.postDocs.push([]);
-        this.postTfs.push([]);
+        this.postDocs.push(new Int32Array(2));
+        this.postTfs.push(new Float32Array(2));
+        this.postLen.push(0);
         this.df.push(0);
       }
-      this.postDocs[id]!.push(doc);
-      this.postTfs[id]!.push(f);
+      const n = this.postLen[id]!;
+      if (n === this.postDocs[id]!.length) {
+        const d2 = new Int32Array(n * 2);
+        d2.set(this.postDocs[id]!);
+        this.postDocs[id] = d2;
+        const t2 = new Float32Array(n * 2);
+        t2.set(this.postTfs[id]!);
+        this.postTfs[id] = t2;
+      }
+      this.postDocs[id]![n] = doc;
+      this.postTfs[id]![n] = f;
+      this.postLen[id] = n + 1;
       this.df[id]!++;
       ids[k++] = id;
     }
@@ -108,22 +127,31 @@ export class Bm25 {
     return false;
   }
 
-  /** Scores of every document matching any term (dense array indexed by doc, plus the touched docs). */
+  /**
+   * Scores of every document matching any term: a dense array indexed by doc (valid until the
+   * next call) and the touched docs.
+   */
   score(query: QueryTerm[], allow?: (doc: number) => boolean): { scores: Float64Array; touched: number[] } {
-    const scores = new Float64Array(this.docLen.length);
+    if (this.scratch.length < this.docLen.length) this.scratch = new Float64Array(Math.max(1024, this.docLen.length * 1.5));
+    const scores = this.scratch;
+    for (const d of this.lastTouched) scores[d] = 0;
     const touched: number[] = [];
+    this.lastTouched = touched;
     const avg = this.liveDocs ? this.totalLen / this.liveDocs : 1;
+    const k1 = this.k1;
+    const b = this.b;
     for (const q of query) {
       const id = this.termIds.get(q.term);
       if (id === undefined || !this.df[id]) continue;
       const idf = Math.log(1 + (this.liveDocs - this.df[id]! + 0.5) / (this.df[id]! + 0.5)) * q.weight;
       const docs = this.postDocs[id]!;
       const tfs = this.postTfs[id]!;
-      for (let i = 0; i < docs.length; i++) {
+      const len = this.postLen[id]!;
+      for (let i = 0; i < len; i++) {
         const d = docs[i]!;
         if (!this.alive[d] || (allow && !allow(d))) continue;
         const tf = tfs[i]!;
-        const s = (idf * tf * (this.k1 + 1)) / (tf + this.k1 * (1 - this.b + (this.b * this.docLen[d]!) / avg));
+        const s = (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * this.docLen[d]!) / avg));
         if (scores[d] === 0) touched.push(d);
         scores[d] += s;
       }
@@ -135,16 +163,15 @@ export class Bm25 {
     for (let id = 0; id < this.postDocs.length; id++) {
       const docs = this.postDocs[id]!;
       const tfs = this.postTfs[id]!;
-      const nd: number[] = [];
-      const nt: number[] = [];
-      for (let i = 0; i < docs.length; i++) {
+      let k = 0;
+      for (let i = 0; i < this.postLen[id]!; i++) {
         if (this.alive[docs[i]!]) {
-          nd.push(docs[i]!);
-          nt.push(tfs[i]!);
+          docs[k] = docs[i]!;
+          tfs[k] = tfs[i]!;
+          k++;
         }
       }
-      this.postDocs[id] = nd;
-      this.postTfs[id] = nt;
+      this.postLen[id] = k;
     }
     this.dead = 0;
   }

@@ -66,6 +66,8 @@ function stripTypePrefix(text: string): string {
 /** Whether `rel` (a workspace-relative path) is the place a hint names. */
 export function matchesHint(rel: string, hint: string): boolean {
   const r = rel.toLowerCase();
+  // Only the text's path as a suffix of ours: matching installed copies named in tracebacks
+  // (`…/site-packages/pkg/mod.py`) the other way round lost rows on the swe-lite dev split.
   if (hint.includes('.')) return r === hint || r.endsWith('/' + hint);
   const noExt = r.replace(/\.[a-z0-9]+$/, '');
   return noExt === hint || noExt.endsWith('/' + hint) || noExt.endsWith('/' + hint + '/__init__');

@@ -455,6 +455,7 @@ export class SearchEngine {
       .map((t) => ({ t, v: t.weight * this.chunkIdx.idf(t.term), df: this.chunkIdx.docFreq(t.term) }))
       .filter((x) => x.df > 0);
     scored.sort((a, b) => b.v - a.v);
+    // Common terms stay: dropping those in over 20% of chunks cost 0.026 MRR on commit-eval dev.
     return scored.slice(0, MAX_QUERY_TERMS).map((x) => x.t);
   }
 }

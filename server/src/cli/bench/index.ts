@@ -78,7 +78,7 @@ registerBench({
     const repo = path.resolve(values['repo-dir']);
     const dataDir = path.resolve(values['data-dir']);
     const big = Number(values['synthetic-chunks'] ?? 100_000);
-    const sample = Number(values['embed-sample'] ?? 400);
+    const sample = Number(values['embed-sample'] ?? 1000);
     // Like the tests: the shared model folders beside the checkout when the variable is not set.
     const beside = path.resolve('..', 'shared', 'models');
     const modelsDir = resolveModelsDir() ?? (existsSync(path.join(beside, MODEL)) ? beside : undefined);

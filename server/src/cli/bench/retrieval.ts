@@ -244,6 +244,10 @@ registerBench({
     const evalRepos = values['eval-repos'] ?? process.env.ASKCODE_EVAL_REPOS;
     if (!values.cases || !values['data-dir'] || (!values['repo-dir'] && !values['git-dir'] && !evalRepos)) {
       process.stderr.write(USAGE + '\n');
+      if (values.cases && existsSync(values.cases)) {
+        const repos = [...new Set(readFileSync(values.cases, 'utf8').split('\n').filter((l) => l.trim()).map((l) => (JSON.parse(l) as Row).repo))];
+        process.stderr.write(`\nNo repositories: set ASKCODE_EVAL_REPOS (or --eval-repos) to a folder holding a full bare clone of each of\n  ${repos.join(', ')}\nas <owner>+<name>/repo (e.g. git clone --bare <url> DIR/honojs+hono/repo).\n`);
+      }
       return 2;
     }
     const dataDir = path.resolve(values['data-dir']);
