@@ -62,6 +62,19 @@ describe('index: tokens, chunks and the walk', () => {
     });
   }
 
+  it('names a chunk by its nesting (`Outer › inner`) and lists neighbouring definitions once each (`a, b`)', async () => {
+    const src = [
+      'const TTL_MS = 1000;',
+      'export function createSession(id: string) { return { id, at: TTL_MS }; }',
+      'export function revokeSession(id: string) { return id; }',
+      '',
+    ].join('\n');
+    const [only] = await chunkText(src, languageOf('session.ts')!);
+    assert.equal(only.symbol, 'TTL_MS, createSession, revokeSession');
+    const klass = await chunkText(SOURCES['a.cs'], languageOf('a.cs')!);
+    for (const c of klass) assert.ok(!/(\b\w+\b) › \1\b/.test(c.symbol ?? ''), `no name repeated as its own parent: ${c.symbol}`);
+  });
+
   it('cuts a big file into pieces within the line budget, and markdown by headings', async () => {
     const fns = Array.from({ length: 80 }, (_, i) => `function helper${i}(x: number) {\n  const y = x * ${i};\n  return y + 1;\n}\n`).join('\n');
     const chunks = await chunkText(fns, languageOf('big.ts'));

@@ -9,6 +9,8 @@ export interface Command {
 export interface Bench {
   name: string;
   summary: string;
+  /** Printed for `askcode bench <name> --help` (handled by the bench command, not by each bench). */
+  usage: string;
   run(args: string[]): Promise<number>;
 }
 

@@ -171,9 +171,9 @@ function mergePieces(pieces: Piece[], lines: string[]): Chunk[] {
     const start = Math.min(covered, g[0]!.start);
     const end = g[g.length - 1]!.end;
     covered = end + 1;
-    const names = g.flatMap((p) => p.names);
-    const parents = g[0]!.parents;
-    const symbol = [...parents, ...names.slice(0, 3)].join(' › ') || undefined;
+    const names = [...new Set(g.flatMap((p) => p.names))].slice(0, 3);
+    // Nesting reads `Outer › Inner`; the definitions side by side in one chunk read `a, b, c`.
+    const symbol = [...g[0]!.parents, names.join(', ')].filter(Boolean).join(' › ') || undefined;
     pushChunk(chunks, lines, start, end, symbol);
   }
   if (covered < lines.length) pushChunk(chunks, lines, covered, lines.length - 1, undefined);

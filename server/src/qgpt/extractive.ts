@@ -75,7 +75,7 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
     const got = matchedKeys.reduce((a, t) => a + (q.weights.get(t) ?? 0), 0);
     const matched = matchedKeys.map((t) => q.display.get(t) ?? t);
     const coverage = total > 0 ? got / total : 0;
-    const defines = q.symbols.filter((s, i) => defs[i].test(p.text) || (p.symbol !== undefined && p.symbol.split(/\s*›\s*|\./).includes(leafName(s))));
+    const defines = q.symbols.filter((s, i) => defs[i].test(p.text) || (p.symbol !== undefined && p.symbol.split(/\s*[›,]\s*|\./).includes(leafName(s))));
     // Best window: earlier lines of the window count more, so the quote starts at the match.
     let best = 0;
     let bestScore = -1;

@@ -12,12 +12,19 @@ const DEF_RE = /(?:\bdef|\bfunction|\bclass|\binterface|\btype|\benum|\bstruct|\
 /** Symbols a snippet defines, best known first (the index's enclosing symbol). */
 export function definedSymbols(p: Passage): string[] {
   const out: string[] = [];
-  if (p.symbol) out.push(p.symbol);
+  // The index writes `Outer › Inner` for nesting and `a, b` for neighbours: ask about each name.
+  for (const name of p.symbol ? symbolNames(p.symbol) : []) if (!out.includes(name)) out.push(name);
   for (const m of p.text.matchAll(DEF_RE)) {
     const s = m[1] ?? m[2];
     if (s && s.length > 1 && !out.includes(s)) out.push(s);
   }
   return out;
+}
+
+/** The innermost name of each definition in an index symbol (`A › b, c` → `b`, `c`). */
+export function symbolNames(symbol: string): string[] {
+  const parts = symbol.split(/\s*›\s*/);
+  return (parts.at(-1) ?? '').split(/\s*,\s*/).filter((n) => n.length > 1);
 }
 
 function norm(q: string): string {

@@ -146,11 +146,8 @@ async function streams(base: string, model: string, n: number): Promise<StreamRe
 registerBench({
   name: 'bridge',
   summary: 'requests/s and p50/p99 latency of the bridge at 1, 8 and 32 clients; 32 WebSocket conversations',
+  usage: USAGE,
   async run(args) {
-    if (args.includes('--help')) {
-      process.stdout.write(USAGE + '\n');
-      return 0;
-    }
     const { values } = parse(args, {
       folder: { type: 'string', default: process.cwd() },
       seconds: { type: 'string', default: '3' },

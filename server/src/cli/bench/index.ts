@@ -66,14 +66,15 @@ async function rawThroughput(modelsDir: string, texts: string[]): Promise<number
 registerBench({
   name: 'index',
   summary: 'time to BM25-ready, embedding throughput, relevance p50/p95 at 10k and N chunks, peak RSS, disk',
+  usage: USAGE,
   async run(args) {
     const { values } = parse(args, {
       'repo-dir': { type: 'string' }, 'data-dir': { type: 'string' }, 'synthetic-chunks': { type: 'string' },
-      'embed-sample': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' },
+      'embed-sample': { type: 'string' }, json: { type: 'boolean' },
     });
-    if (values.help || !values['repo-dir'] || !values['data-dir']) {
+    if (!values['repo-dir'] || !values['data-dir']) {
       process.stderr.write(USAGE + '\n');
-      return values.help ? 0 : 2;
+      return 2;
     }
     const repo = path.resolve(values['repo-dir']);
     const dataDir = path.resolve(values['data-dir']);

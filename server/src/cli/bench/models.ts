@@ -38,11 +38,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 registerBench({
   name: 'models',
   summary: 'worker RSS before a load, after loading the embedding model and stories260K, and after models/unload',
+  usage: USAGE,
   async run(args) {
-    if (args.includes('--help')) {
-      process.stdout.write(USAGE + '\n');
-      return 0;
-    }
     const { values } = parse(args, {
       cycles: { type: 'string', default: '3' },
       embedding: { type: 'string', default: 'minilm-l6-shape-random-weights' },

@@ -72,11 +72,8 @@ interface RowResult {
 registerBench({
   name: 'qa',
   summary: 'cited-snippet overlap with reference spans; time to first relevance frame and first answer delta',
+  usage: USAGE,
   async run(args) {
-    if (args.includes('--help')) {
-      process.stdout.write(USAGE + '\n');
-      return 0;
-    }
     const { values } = parse(args, {
       cases: { type: 'string' }, trees: { type: 'string' }, 'eval-repos': { type: 'string' }, 'data-dir': { type: 'string' },
       'max-rows': { type: 'string' }, dense: { type: 'boolean' }, json: { type: 'boolean' },

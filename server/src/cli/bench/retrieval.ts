@@ -231,16 +231,13 @@ function fmt(name: string, m: Metrics): string {
 registerBench({
   name: 'retrieval',
   summary: 'Recall@1/5/10, Acc@5, MRR and latency on an eval .jsonl, against plain BM25 over whole files',
+  usage: USAGE,
   async run(args) {
     const { values } = parse(args, {
       cases: { type: 'string' }, 'repo-dir': { type: 'string' }, 'git-dir': { type: 'string' }, 'eval-repos': { type: 'string' },
       'data-dir': { type: 'string' }, json: { type: 'boolean' }, 'max-rows': { type: 'string' }, dense: { type: 'boolean' },
-      repo: { type: 'string' }, help: { type: 'boolean' }, 'compare-lancedb-fts': { type: 'boolean' },
+      repo: { type: 'string' }, 'compare-lancedb-fts': { type: 'boolean' },
     });
-    if (values.help) {
-      process.stdout.write(USAGE + '\n');
-      return 0;
-    }
     const evalRepos = values['eval-repos'] ?? process.env.ASKCODE_EVAL_REPOS;
     if (!values.cases || !values['data-dir'] || (!values['repo-dir'] && !values['git-dir'] && !evalRepos)) {
       process.stderr.write(USAGE + '\n');
