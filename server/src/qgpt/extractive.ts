@@ -1,6 +1,6 @@
 import type { QGPTQuestionAnswer } from '../protocol/wire';
 import { type Passage, placeOf } from './seeds';
-import { queryTerms, textTerms, leafName, type QueryTerms } from './terms';
+import { queryTerms, textTerms, termCredit, leafName, type QueryTerms } from './terms';
 
 /**
  * The built-in extractive answerer: no weights, answers from the snippets themselves — which
@@ -64,15 +64,15 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
     const lineScores = lines.map((line) => {
       const terms = textTerms(line);
       let s = 0;
-      for (const [t, w] of q.weights) if (terms.has(t)) s += w;
+      for (const [t, w] of q.weights) s += w * termCredit(t, terms);
       if (defs.some((re) => re.test(line))) s += 4;
       return s;
     });
     const all = textTerms(p.text);
     if (p.path) for (const t of textTerms(p.path)) all.add(t);
     if (p.symbol) for (const t of textTerms(p.symbol)) all.add(t);
-    const matchedKeys = [...q.weights.keys()].filter((t) => all.has(t));
-    const got = matchedKeys.reduce((a, t) => a + (q.weights.get(t) ?? 0), 0);
+    const matchedKeys = [...q.weights.keys()].filter((t) => termCredit(t, all) > 0);
+    const got = matchedKeys.reduce((a, t) => a + (all.has(t) ? (q.weights.get(t) ?? 0) : 0), 0);
     const matched = matchedKeys.map((t) => q.display.get(t) ?? t);
     const coverage = total > 0 ? got / total : 0;
     const defines = q.symbols.filter((s, i) => defs[i].test(p.text) || (p.symbol !== undefined && p.symbol.split(/\s*[›,]\s*|\./).includes(leafName(s))));

@@ -19,10 +19,7 @@ const KIND_WORDS = new Set(
 );
 
 export interface QueryTerms {
-  /**
-   * Distinct terms with their weight (identifiers and quoted names weigh more). Plain words are
-   * keyed by their stem, so "validated" meets "validates" and "expire" meets `expiresAt`.
-   */
+  /** Distinct lower-case terms with their weight (identifiers and quoted names weigh more). */
   weights: Map<string, number>;
   /** The word as the question wrote it, for each key of `weights` (what the "why" line shows). */
   display: Map<string, string>;
@@ -46,17 +43,34 @@ function looksLikeCode(word: string): boolean {
   return /[a-z][A-Z]|_|\$|\./.test(word) || /^[A-Z][a-z]+[A-Z]/.test(word);
 }
 
-/** The key a term is matched by: short words as they are, longer ones by their Porter stem. */
-export function termKey(term: string): string {
-  return term.length <= 3 || /[^a-z]/.test(term) ? term : stemmer(term);
+/**
+ * The stem key of a term (marked with `~` so it never equals an exact term): how "validated"
+ * meets `validateToken` and "expire" meets `expiresAt`. Short or non-alphabetic terms have none.
+ */
+export function stemKey(term: string): string | undefined {
+  return term.length <= 3 || /[^a-z]/.test(term) ? undefined : '~' + stemmer(term);
 }
+
+/**
+ * How much of a query term's weight a text earns: all of it for the exact term, half for the same
+ * stem only. The extractive answerer uses it to pick the lines it quotes, but ranks places by
+ * exact terms: measured on qa.dev, ranking places by stems too cited a reference span for 70% of
+ * questions, against 76% this way.
+ */
+export function termCredit(term: string, terms: Set<string>): number {
+  if (terms.has(term)) return 1;
+  const k = stemKey(term);
+  return k !== undefined && terms.has(k) ? STEM_CREDIT : 0;
+}
+const STEM_CREDIT = 0.5;
 
 /** Terms of free text (a snippet line, an answer): originals plus their parts, lower-cased, each also by its stem. */
 export function textTerms(text: string): Set<string> {
   const out = new Set<string>();
   const put = (t: string) => {
     out.add(t);
-    out.add(termKey(t));
+    const k = stemKey(t);
+    if (k) out.add(k);
   };
   for (const m of text.matchAll(IDENT_RE)) {
     const w = m[0];
@@ -74,9 +88,8 @@ export function queryTerms(query: string): QueryTerms {
   const symbols: string[] = [];
   const add = (t: string, w: number) => {
     if (t.length < 2 || STOP.has(t)) return;
-    const key = termKey(t);
-    if (!display.has(key)) display.set(key, t);
-    weights.set(key, Math.max(weights.get(key) ?? 0, w));
+    if (!display.has(t)) display.set(t, t);
+    weights.set(t, Math.max(weights.get(t) ?? 0, w));
   };
   const quoted = new Set<string>();
   for (const m of query.matchAll(/`([^`]+)`/g)) {
