@@ -149,7 +149,7 @@ export function installExtensionVsix(runDir: string, env: NodeJS.ProcessEnv): st
     if (r.status !== 0) throw new Error(`${args.slice(0, 2).join(' ')} failed (${r.status ?? r.signal}): ${(r.stderr || r.stdout).slice(-2000)}`);
     return r.stdout;
   };
-  run([vsce, 'package', '--allow-missing-repository', '--skip-license', '-o', vsix], ROOT);
+  run([vsce, 'package', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', vsix], ROOT);
   run([CODE_SERVER, '--config', path.join(runDir, 'config.yaml'), '--user-data-dir', path.join(runDir, 'ud'),
     '--extensions-dir', path.join(runDir, 'ext'), '--install-extension', vsix], runDir);
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
