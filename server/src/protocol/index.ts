@@ -6,3 +6,4 @@ export * from './models';
 export * from './qgpt';
 export * from './stream';
 export * from './workspace';
+export * from './launch';

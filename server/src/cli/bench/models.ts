@@ -1,4 +1,5 @@
 // `askcode bench models`: the worker's resident memory around model loads (see ../bench.ts).
+import { WORKER_ENV } from '../../protocol/launch';
 import { fork } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -11,18 +12,15 @@ import { resolveModelsDir } from '../../core/options';
 import { ModelLoad, ModelsSnapshot, ModelsUnload } from '../../protocol/models';
 import type { Models } from '../../protocol/wire';
 
-const USAGE = `Usage: askcode bench models [--cycles N] [--embedding NAME] [--llm NAME] [--malloc-tuned] [--json]
+const USAGE = `Usage: askcode bench models [--cycles N] [--embedding NAME] [--llm NAME] [--plain-malloc] [--json]
 
 Starts the real worker (dist/server.js) over IPC and prints its RSS before any load, after
 loading the embedding model and the LLM, and after models/unload, for N load/unload cycles.
 Needs ASKCODE_MODELS_DIR (default models: minilm-l6-shape-random-weights and stories260K).
 
---malloc-tuned starts the worker with MALLOC_ARENA_MAX=2 and low trim/mmap thresholds: glibc
-otherwise keeps freed ONNX buffers in per-thread arenas, so RSS after models/unload creeps up
-from cycle to cycle even though every session is released.`;
+The worker starts with the environment the extension gives it (protocol/launch.ts: glibc told to
+return freed ONNX memory); --plain-malloc starts it without, for comparison.`;
 
-/** glibc settings under which memory freed by onnxruntime goes back to the OS (measured). */
-const MALLOC_TUNED = { MALLOC_ARENA_MAX: '2', MALLOC_TRIM_THRESHOLD_: '131072', MALLOC_MMAP_THRESHOLD_: '131072' };
 
 /** Resident set size of another process, in bytes. */
 function rssOf(pid: number): Promise<number> {
@@ -45,7 +43,7 @@ registerBench({
       embedding: { type: 'string', default: 'minilm-l6-shape-random-weights' },
       llm: { type: 'string', default: 'stories260K' },
       json: { type: 'boolean' },
-      'malloc-tuned': { type: 'boolean' },
+      'plain-malloc': { type: 'boolean' },
     });
     // Like the tests: ASKCODE_MODELS_DIR, else ../shared/models beside the checkout when present.
     const besides = path.resolve(__dirname, '..', '..', 'shared', 'models');
@@ -57,7 +55,7 @@ registerBench({
     const cycles = Math.max(1, Number(values.cycles) || 1);
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'askcode-bench-models-'));
     const child = fork(path.join(__dirname, 'server.js'), ['--node-ipc'], {
-      env: { ...process.env, ASKCODE_MODELS_DIR: modelsDir, ASKCODE_LOG_LEVEL: 'warn', ...(values['malloc-tuned'] ? MALLOC_TUNED : {}) },
+      env: { ...process.env, ASKCODE_MODELS_DIR: modelsDir, ASKCODE_LOG_LEVEL: 'warn', ...(values['plain-malloc'] ? {} : WORKER_ENV) },
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     const conn = createMessageConnection(new IPCMessageReader(child), new IPCMessageWriter(child));
