@@ -200,5 +200,6 @@ export async function findRelatedPeople(worker: Worker, chat: ChatHost, uri?: vs
 }
 
 function folderMessage(folder: string): QGPTConversationMessage {
-  return { role: 'USER', text: folder, timestamp: { value: new Date().toISOString() } };
+  // In a code span, so the worker reads the whole path even without a file extension.
+  return { role: 'USER', text: `Who works on \`${folder}\`?`, timestamp: { value: new Date().toISOString() } };
 }

@@ -95,6 +95,19 @@ describe('qgpt/personsRelated over the worker (real git history)', function () {
     assert.deepEqual(out.persons.iterable.map(emailOf), [BOB.email, ADA.email]);
   });
 
+  it('finds people for a folder a conversation names (Find Related People on a folder), from the files changed in it', async () => {
+    const out = await w.request(QgptPersonsRelated, {
+      input: { conversation: { iterable: [{ role: 'USER', text: `Who works on \`${path.join(repo.dir, 'src', 'parser')}\`?`, timestamp: { value: '2025-01-01T00:00:00.000Z' } }] } },
+    });
+    checkWire(out);
+    const people = out.persons.iterable.map(emailOf);
+    // Ada wrote every line of the parser; Bob owns src/parser/ in CODEOWNERS.
+    assert.deepEqual([...people].sort(), [ADA.email, BOB.email].sort());
+    assert.equal(people[0], ADA.email);
+    const files = out.persons.iterable.flatMap((p) => p.askcode?.files.map((f) => f.path) ?? []);
+    assert.ok(files.length === 0 || files.every((f) => f.includes('parser')), `only files of the folder: ${files.join(', ')}`);
+  });
+
   it('an empty input, an unknown snippet, or a conversation citing nothing: empty list with a reason', async () => {
     const empty = await w.request(QgptPersonsRelated, { input: {} });
     assert.deepEqual(empty.persons.iterable, []);

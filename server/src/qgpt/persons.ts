@@ -185,17 +185,46 @@ export async function targetsFromConversation(messages: QGPTConversationMessage[
         if (!folders.some((f) => abs === f || abs.startsWith(path.resolve(f) + path.sep))) continue;
         const key = `${abs}:${r.s ?? ''}-${r.e ?? ''}`;
         if (seen.has(key)) continue;
+        let isFile = false;
         try {
-          if (!(await fs.stat(abs)).isFile()) continue;
+          const st = await fs.stat(abs);
+          isFile = st.isFile();
+          if (!isFile && !st.isDirectory()) continue;
         } catch {
           continue;
         }
         seen.add(key);
-        out.push({ file: abs, startLine: r.s, endLine: r.e });
+        if (isFile) out.push({ file: abs, startLine: r.s, endLine: r.e });
+        else for (const file of await recentFilesOf(abs)) out.push({ file });
       }
     }
   }
   return out.slice(0, MAX_FILES);
+}
+
+/**
+ * A folder stands for the files in it that changed most recently (git's own order), so people who
+ * work on the folder now come before people who once wrote a file in it.
+ */
+async function recentFilesOf(dir: string): Promise<string[]> {
+  let out = '';
+  try {
+    out = await git(dir, ['log', '--format=', '--name-only', '--relative', '-n', '300', '--', '.']);
+  } catch {
+    return []; // not a git repository: the caller reports that for the whole request
+  }
+  const files: string[] = [];
+  for (const rel of out.split('\n')) {
+    const abs = rel.trim() ? path.join(dir, rel.trim()) : '';
+    if (!abs || files.includes(abs)) continue;
+    try {
+      if ((await fs.stat(abs)).isFile()) files.push(abs);
+    } catch {
+      /* deleted since */
+    }
+    if (files.length >= MAX_FILES) break;
+  }
+  return files;
 }
 
 async function absoluteIn(p: string, folders: string[]): Promise<string | undefined> {
