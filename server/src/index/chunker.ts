@@ -95,8 +95,12 @@ function collectNames(n: TSNode, depth: number, out: string[]): void {
   if (out.length >= 4 || depth > 3) return;
   const name = defName(n);
   if (name) out.push(name);
+  // Names inside a function body are its locals, not what the chunk defines.
+  if (FUNCTION_LIKE.test(n.type)) return;
   for (const c of n.namedChildren) if (c && c.namedChildCount > 0) collectNames(c, depth + 1, out);
 }
+
+const FUNCTION_LIKE = /function|method|arrow_function|constructor|lambda|closure/;
 
 interface Piece {
   start: number; // 0-based row
@@ -117,7 +121,8 @@ function splitNode(n: TSNode, parents: string[], out: Piece[], lines: string[]):
     out.push({ start, end, chars, names, parents });
     return;
   }
-  const inner = name ? [...parents, name] : parents;
+  // `export function f` is an export node around a function node, both named f: one level, not two.
+  const inner = name && parents.at(-1) !== name ? [...parents, name] : parents;
   const children = n.namedChildren.filter((c): c is TSNode => !!c);
   // A big node without structure inside (a long string, a table): line windows.
   if (children.length === 0) {
