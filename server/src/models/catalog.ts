@@ -39,6 +39,37 @@ const TOKENIZER_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json
 
 const codeCapabilities = { temporal: false, images: false, videos: false, documents: true, codebases: true, assets: true, websites: false };
 
+/** Qwen2.5-Coder Instruct from the onnx-community conversions, 4-bit weights (q4f16). */
+function qwenCoder(id: string, size: string, billions: number, diskGb: number, ramGb: number, type: 'SPEED' | 'BALANCED', description: string): CatalogEntry {
+  const hubId = `onnx-community/Qwen2.5-Coder-${size}-Instruct`;
+  return {
+    id,
+    hubId,
+    folder: hubId.replace('/', '--'),
+    dtype: 'q4f16',
+    files: [...TOKENIZER_FILES, 'generation_config.json?', 'vocab.json?', 'merges.txt?'],
+    model: {
+      version: '2.5',
+      name: `Qwen2.5-Coder ${size} Instruct`,
+      description,
+      cloud: false,
+      type,
+      usage: 'CODE_CONVERSATION',
+      bytes: bytesOf(diskGb * GB),
+      ram: bytesOf(ramGb * GB),
+      quantization: 'q4f16',
+      foundation: 'QWEN_CODER_LATEST',
+      unique: hubId,
+      parameters: billions,
+      provider: 'UNKNOWN',
+      cpu: true,
+      maxTokens: { total: 32768, input: 30720, output: 2048 },
+      custom: false,
+      capabilities: codeCapabilities,
+    },
+  };
+}
+
 /**
  * Sizes are those of the hub files (ONNX graph + tokenizer) at the quantisation we load; once a
  * model is downloaded the registry reports the size measured in the cache instead.
@@ -69,58 +100,10 @@ export const CATALOG: CatalogEntry[] = [
       custom: false,
     },
   },
-  {
-    id: QWEN_05B_MODEL_ID,
-    hubId: 'onnx-community/Qwen2.5-Coder-0.5B-Instruct',
-    folder: 'onnx-community--Qwen2.5-Coder-0.5B-Instruct',
-    dtype: 'q4f16',
-    files: [...TOKENIZER_FILES, 'generation_config.json?', 'vocab.json?', 'merges.txt?'],
-    model: {
-      version: '2.5',
-      name: 'Qwen2.5-Coder 0.5B Instruct',
-      description: 'Small local code chat model (ONNX, 4-bit weights) that a laptop CPU runs; downloaded on request.',
-      cloud: false,
-      type: 'SPEED',
-      usage: 'CODE_CONVERSATION',
-      bytes: bytesOf(0.49 * GB),
-      ram: bytesOf(1.0 * GB),
-      quantization: 'q4f16',
-      foundation: 'QWEN_CODER_LATEST',
-      unique: 'onnx-community/Qwen2.5-Coder-0.5B-Instruct',
-      parameters: 0.49,
-      provider: 'UNKNOWN',
-      cpu: true,
-      maxTokens: { total: 32768, input: 30720, output: 2048 },
-      custom: false,
-      capabilities: codeCapabilities,
-    },
-  },
-  {
-    id: QWEN_15B_MODEL_ID,
-    hubId: 'onnx-community/Qwen2.5-Coder-1.5B-Instruct',
-    folder: 'onnx-community--Qwen2.5-Coder-1.5B-Instruct',
-    dtype: 'q4f16',
-    files: [...TOKENIZER_FILES, 'generation_config.json?', 'vocab.json?', 'merges.txt?'],
-    model: {
-      version: '2.5',
-      name: 'Qwen2.5-Coder 1.5B Instruct',
-      description: 'Local code chat model (ONNX, 4-bit weights); better answers than 0.5B at about three times the cost. Downloaded on request.',
-      cloud: false,
-      type: 'BALANCED',
-      usage: 'CODE_CONVERSATION',
-      bytes: bytesOf(1.26 * GB),
-      ram: bytesOf(2.3 * GB),
-      quantization: 'q4f16',
-      foundation: 'QWEN_CODER_LATEST',
-      unique: 'onnx-community/Qwen2.5-Coder-1.5B-Instruct',
-      parameters: 1.54,
-      provider: 'UNKNOWN',
-      cpu: true,
-      maxTokens: { total: 32768, input: 30720, output: 2048 },
-      custom: false,
-      capabilities: codeCapabilities,
-    },
-  },
+  qwenCoder(QWEN_05B_MODEL_ID, '0.5B', 0.49, 0.49, 1.0, 'SPEED',
+    'Small local code chat model (ONNX, 4-bit weights) that a laptop CPU runs; downloaded on request.'),
+  qwenCoder(QWEN_15B_MODEL_ID, '1.5B', 1.54, 1.26, 2.3, 'BALANCED',
+    'Local code chat model (ONNX, 4-bit weights); better answers than 0.5B at about three times the cost. Downloaded on request.'),
   {
     id: EXTRACTIVE_MODEL_ID,
     model: {
