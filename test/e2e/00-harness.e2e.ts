@@ -4,10 +4,9 @@
  * with the models folder in its environment.
  */
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ALICE, BOB, FIXTURE } from './fixture';
-import { gitAuthors, MODELS_DIR } from './harness';
+import { gitAuthors, MODELS_DIR, workerProcesses } from './harness';
 import { commandTitle, vscode } from './setup';
 
 /** Every command of the selector contract (issue 6). */
@@ -17,27 +16,6 @@ export const COMMANDS = [
   'askcode.unloadModels', 'askcode.downloadModel', 'askcode.rebuildIndex', 'askcode.pauseIndexing',
   'askcode.resumeIndexing', 'askcode.restartWorker', 'askcode.openChat',
 ];
-
-/** Worker processes (dist/server.js of the installed copy) of this run, with their environment. */
-function workerProcesses(extRoot: string): { pid: number; exe: string; env: Record<string, string> }[] {
-  const out: { pid: number; exe: string; env: Record<string, string> }[] = [];
-  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      if (!cmd.some((a) => a.startsWith(extRoot) && a.endsWith(path.join('dist', 'server.js')))) continue;
-      const env = Object.fromEntries(
-        fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean).map((kv) => {
-          const i = kv.indexOf('=');
-          return [kv.slice(0, i), kv.slice(i + 1)];
-        }),
-      );
-      out.push({ pid: Number(pid), exe: fs.readlinkSync(`/proc/${pid}/exe`), env });
-    } catch {
-      /* exited meanwhile, or not ours */
-    }
-  }
-  return out;
-}
 
 describe('e2e harness: code-server + Chromium + the installed extension', function () {
   it('opens the fixture git repository (two authors) in the workbench', async function () {

@@ -5,73 +5,10 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
+import { ask, assistantCount, openChat, watchAnswers } from './chat';
 import { FIXTURE } from './fixture';
-import { log, type VSCodeSession } from './harness';
-import { commandTitle, vscode } from './setup';
-
-interface StreamEvent {
-  n: number;
-  status: string;
-  /** Length of the answer text shown (the "Searching…" placeholder excluded). */
-  len: number;
-  t: number;
-}
-
-/** Records every change of the newest assistant message (status, text length) inside the webview. */
-async function watchAnswers(frame: Frame): Promise<void> {
-  await frame.evaluate(() => {
-    const w = window as unknown as { __e2eEvents: unknown[]; __e2eObserver?: MutationObserver };
-    w.__e2eObserver?.disconnect();
-    w.__e2eEvents = [];
-    const messages = document.querySelector('#messages')!;
-    const record = () => {
-      const all = messages.querySelectorAll<HTMLElement>('.message.assistant');
-      const last = all[all.length - 1];
-      if (!last) return;
-      const body = last.querySelector<HTMLElement>('.message-body');
-      const clone = body?.cloneNode(true) as HTMLElement | undefined;
-      clone?.querySelectorAll('.typing').forEach((e) => e.remove());
-      const ev = { n: all.length, status: last.dataset.status ?? '', len: (clone?.textContent ?? '').trim().length, t: performance.now() };
-      const prev = w.__e2eEvents[w.__e2eEvents.length - 1] as typeof ev | undefined;
-      if (!prev || prev.n !== ev.n || prev.status !== ev.status || prev.len !== ev.len) w.__e2eEvents.push(ev);
-    };
-    w.__e2eObserver = new MutationObserver(record);
-    w.__e2eObserver.observe(messages, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['data-status'] });
-  });
-}
-
-async function answerEvents(frame: Frame): Promise<StreamEvent[]> {
-  return frame.evaluate(() => (window as unknown as { __e2eEvents: StreamEvent[] }).__e2eEvents ?? []);
-}
-
-async function assistantCount(frame: Frame): Promise<number> {
-  return frame.locator('#messages .message.assistant').count();
-}
-
-/** Types a question, sends it with the Send button and waits for the answer to finish. */
-async function ask(frame: Frame, question: string, timeoutMs = 120_000): Promise<{ status: string; events: StreamEvent[] }> {
-  const before = await assistantCount(frame);
-  await watchAnswers(frame);
-  await frame.locator('#prompt').fill(question);
-  await frame.locator('#send').click();
-  const msg = frame.locator('#messages .message.assistant').nth(before);
-  await msg.waitFor({ state: 'attached', timeout: 15_000 });
-  await frame.waitForFunction(
-    (i) => {
-      const m = document.querySelectorAll<HTMLElement>('#messages .message.assistant')[i];
-      return !!m && m.dataset.status !== 'streaming';
-    },
-    before,
-    { timeout: timeoutMs, polling: 100 },
-  );
-  return { status: (await msg.getAttribute('data-status')) ?? '', events: await answerEvents(frame) };
-}
-
-/** Opens the chat view through its command and returns its document. */
-async function openChat(vs: VSCodeSession): Promise<Frame> {
-  await vs.runCommand(commandTitle('askcode.openChat'));
-  return vs.chatFrame(60_000);
-}
+import { log } from './harness';
+import { vscode } from './setup';
 
 describe('chat view (real VS Code)', function () {
   let frame: Frame;

@@ -158,6 +158,46 @@ export function installExtensionVsix(runDir: string, env: NodeJS.ProcessEnv): st
   return target;
 }
 
+/** A worker process (`dist/server.js` of an installed extension copy) with its parent and environment. */
+export interface WorkerProcess {
+  pid: number;
+  ppid: number;
+  /** The parent's command line (the extension host), arguments joined by spaces. */
+  parentCmd: string;
+  exe: string;
+  env: Record<string, string>;
+}
+
+/** Live worker processes whose `dist/server.js` lies under `extRoot` (zombies have no command line and are skipped). */
+export function workerProcesses(extRoot: string): WorkerProcess[] {
+  const out: WorkerProcess[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (!cmd.some((a) => a.startsWith(extRoot) && a.endsWith(path.join('dist', 'server.js')))) continue;
+      const env = Object.fromEntries(
+        fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean).map((kv) => {
+          const i = kv.indexOf('=');
+          return [kv.slice(0, i), kv.slice(i + 1)];
+        }),
+      );
+      // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces, so split after the last ')'.
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      let parentCmd = '';
+      try {
+        parentCmd = fs.readFileSync(`/proc/${ppid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+      } catch {
+        /* parent gone */
+      }
+      out.push({ pid: Number(pid), ppid, parentCmd, exe: fs.readlinkSync(`/proc/${pid}/exe`), env });
+    } catch {
+      /* exited meanwhile, or not ours */
+    }
+  }
+  return out;
+}
+
 export interface E2EOptions {
   /** Extra user settings merged over USER_SETTINGS. */
   settings?: Record<string, unknown>;
@@ -326,6 +366,25 @@ export class VSCodeSession {
     } catch {
       return '';
     }
+  }
+
+  // ------------------------------------------------------------------ the worker process
+
+  /** The live askcode worker processes of this run. */
+  workers(): WorkerProcess[] {
+    return workerProcesses(path.join(this.runDir, 'ext') + path.sep);
+  }
+
+  /** Polls {@link workers} until `ok` holds; fails with what was seen. */
+  async waitForWorkers(ok: (ws: WorkerProcess[]) => boolean, what: string, timeoutMs = 60_000): Promise<WorkerProcess[]> {
+    const deadline = Date.now() + timeoutMs;
+    let ws = this.workers();
+    while (!ok(ws) && Date.now() < deadline) {
+      await sleep(250);
+      ws = this.workers();
+    }
+    if (!ok(ws)) throw new Error(`${what} not seen within ${timeoutMs} ms; worker processes: ${JSON.stringify(ws.map((w) => ({ pid: w.pid, ppid: w.ppid })))}`);
+    return ws;
   }
 
   // ------------------------------------------------------------------ quick input / palette
@@ -572,6 +631,38 @@ export class VSCodeSession {
       await this.screenshot('context-menu-miss');
       await this.page.keyboard.press('Escape');
       throw new Error(`no context-menu entry matches ${re}; entries: ${JSON.stringify(items.filter(Boolean))}: ${e}`);
+    }
+    await this.mouseClick(item);
+    await item.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
+  }
+
+  /** Shows the Explorer (it shares the side bar with the chat view's container). */
+  async showExplorer(): Promise<void> {
+    const rows = this.page.locator('.explorer-folders-view .monaco-list-row');
+    if (await rows.first().isVisible()) return;
+    await this.runCommand('View: Show Explorer');
+    await rows.first().waitFor({ state: 'visible', timeout: 15_000 });
+  }
+
+  /** Right-clicks a top-level Explorer row by its name (e.g. a folder) and picks a context-menu entry. */
+  async explorerContextMenu(name: string, label: RegExp | string): Promise<void> {
+    const re = typeof label === 'string' ? new RegExp(escapeRegExp(label)) : label;
+    await this.showExplorer();
+    const row = this.page
+      .locator('.explorer-folders-view .monaco-list-row')
+      .filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(name)}\\s*$`) }) })
+      .first();
+    await row.waitFor({ state: 'visible', timeout: 15_000 });
+    const box = (await row.boundingBox())!;
+    await this.page.mouse.click(box.x + Math.min(60, box.width / 2), box.y + box.height / 2, { button: 'right' });
+    const item = this.page.locator('.monaco-menu .action-item .action-label', { hasText: re }).first();
+    try {
+      await item.waitFor({ state: 'visible', timeout: 10_000 });
+    } catch (e) {
+      const items = await this.page.locator('.monaco-menu .action-item .action-label').allInnerTexts();
+      await this.screenshot('explorer-menu-miss');
+      await this.page.keyboard.press('Escape');
+      throw new Error(`no Explorer context-menu entry on ${name} matches ${re}; entries: ${JSON.stringify(items.filter(Boolean))}: ${e}`);
     }
     await this.mouseClick(item);
     await item.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);

@@ -75,6 +75,17 @@ describe('index: tokens, chunks and the walk', () => {
     for (const c of klass) assert.ok(!/(\b\w+\b) › \1\b/.test(c.symbol ?? ''), `no name repeated as its own parent: ${c.symbol}`);
   });
 
+  it('names the pieces of a function too big for one chunk by the function, never by its locals', async () => {
+    const body = Array.from({ length: 150 }, (_, i) => `  const localValue${i} = input * ${i};`).join('\n');
+    const src = `export function transformLedger(input: number) {\n${body}\n  return input;\n}\n`;
+    const chunks = await chunkText(src, languageOf('ledger.ts')!);
+    assert.ok(chunks.length > 1, 'split into several chunks');
+    for (const c of chunks) {
+      assert.ok((c.symbol ?? '').startsWith('transformLedger'), `named by the function: ${c.symbol}`);
+      assert.ok(!/localValue/.test(c.symbol ?? ''), `no locals in the name: ${c.symbol}`);
+    }
+  });
+
   it('cuts a big file into pieces within the line budget, and markdown by headings', async () => {
     const fns = Array.from({ length: 80 }, (_, i) => `function helper${i}(x: number) {\n  const y = x * ${i};\n  return y + 1;\n}\n`).join('\n');
     const chunks = await chunkText(fns, languageOf('big.ts'));

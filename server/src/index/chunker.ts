@@ -110,14 +110,15 @@ interface Piece {
   parents: string[];
 }
 
-function splitNode(n: TSNode, parents: string[], out: Piece[], lines: string[]): void {
+function splitNode(n: TSNode, parents: string[], out: Piece[], lines: string[], inFunction = false): void {
   const start = n.startPosition.row;
   const end = n.endPosition.column === 0 && n.endPosition.row > start ? n.endPosition.row - 1 : n.endPosition.row;
   const chars = n.endIndex - n.startIndex;
   const name = defName(n);
   if ((end - start + 1 <= MAX_LINES && chars <= MAX_CHARS) || n.namedChildCount === 0) {
     const names: string[] = [];
-    collectNames(n, 0, names);
+    // A piece of a big function's body is named by the function (its parent), not by its locals.
+    if (!inFunction) collectNames(n, 0, names);
     out.push({ start, end, chars, names, parents });
     return;
   }
@@ -134,7 +135,7 @@ function splitNode(n: TSNode, parents: string[], out: Piece[], lines: string[]):
     const cs = c.startPosition.row;
     // The node's own header (`class Foo {`, a signature) joins the first child's piece.
     if (cs > cursor) out.push({ start: cursor, end: cs - 1, chars: sumChars(lines, cursor, cs - 1), names: name && cursor === start ? [name] : [], parents: inner });
-    splitNode(c, inner, out, lines);
+    splitNode(c, inner, out, lines, inFunction || FUNCTION_LIKE.test(n.type));
     cursor = Math.max(cursor, out[out.length - 1]!.end + 1);
   }
   if (cursor <= end) out.push({ start: cursor, end, chars: sumChars(lines, cursor, end), names: [], parents: inner });
