@@ -33,7 +33,11 @@ describe('e2e harness: code-server + Chromium + the installed extension', functi
     await vs.openFile(FIXTURE.session);
     assert.equal(await vs.activeTabName(), 'session.ts');
     await vs.runCommand('Go to Line/Column...');
-    await vs.answerQuickInput(':30');
+    // Enter before the quick input has taken in ":30" is lost (seen under load): wait for its row first.
+    await vs.quickInputBox.waitFor({ state: 'visible', timeout: 10_000 });
+    await vs.quickInputBox.fill(':30');
+    await vs.quickRows.filter({ hasText: /line 30\b/ }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await vs.quickInputBox.press('Enter');
     const deadline = Date.now() + 10_000;
     while ((await vs.cursorLine()) !== 30 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     assert.equal(await vs.cursorLine(), 30);

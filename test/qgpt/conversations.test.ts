@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import { startWorker, rpcError, type WorkerHandle } from '../helpers/worker';
 import { QgptStream } from '../../server/src/protocol/stream';
 import { ConversationsList, ConversationsGet, ConversationsRename, ConversationsDelete } from '../../server/src/protocol/workspace';
-import { Frames, relevantSeed, tempDir, PARSER } from './fixtures';
+import { Frames, makeProjectRepo, relevantSeed, tempDir, PARSER } from './fixtures';
+import { QgptRelevance } from '../../server/src/protocol';
 
 describe('askcode/conversations over the worker', function () {
   let dataDir: string;
@@ -93,5 +94,41 @@ describe('askcode/conversations over the worker', function () {
       assert.equal(rec.messages_.length, 8);
       assert.equal(rec.name, 'q p1');
     });
+  });
+});
+
+describe('askcode/conversations: cited snippets of a workspace answer', function () {
+  let dataDir: string;
+  let repo: string;
+  let w: WorkerHandle;
+  let frames: Frames;
+  before(async () => {
+    dataDir = tempDir('cdata-ws');
+    repo = makeProjectRepo().dir;
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true });
+    frames = new Frames(w);
+  });
+  after(async () => {
+    await w?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(repo, { recursive: true, force: true });
+  });
+
+  it('keeps the paths the stream gave (absolute, so a reopened conversation can open them), not the prompt\'s relative ones', async () => {
+    const deadline = Date.now() + 30_000;
+    while ((await w.request(QgptRelevance, { query: 'parse config', options: { database: true } })).relevant.iterable.length === 0) {
+      if (Date.now() > deadline) throw new Error('the workspace was not indexed within 30 s');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const { conversation } = await w.request(QgptStream, { request: 'ws1', relevance: { query: 'How does parseConfig skip comments?', options: { question: true, database: true } } });
+    assert.equal((await frames.terminal('ws1')).frame.status, 'COMPLETED');
+    const streamed = new Set(frames.of('ws1').flatMap((f) => f.relevance?.relevant?.iterable ?? []).map((s) => s.path));
+    const rec = await w.request(ConversationsGet, { id: conversation! });
+    const cited = rec.messages_.find((m) => m.role === 'ASSISTANT')?.relevant ?? [];
+    assert.ok(cited.length > 0, 'the answer cites snippets');
+    for (const r of cited) {
+      assert.ok(r.path && path.isAbsolute(r.path) && fs.existsSync(r.path), `stored path ${r.path} must be an existing absolute path`);
+      assert.ok(streamed.has(r.path), `stored path ${r.path} is one the stream listed: ${[...streamed].join(', ')}`);
+    }
   });
 });

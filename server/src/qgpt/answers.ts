@@ -253,9 +253,11 @@ export class Answers implements QuestionAnswerer {
       cited = res.cited;
       text = res.text;
     }
+    // Stored as the caller's entry named it (relevance gives absolute paths, which the chat opens);
+    // `p.path` was made relative to the workspace for the prompt and the answer's text.
     const relevant: NonNullable<ConversationMessageRecord['relevant']> = cited.map((p) => ({
       ...(p.id ? { id: p.id } : {}),
-      ...(p.path ? { path: p.path } : {}),
+      ...(typeof p.entry?.path === 'string' && p.entry.path ? { path: p.entry.path } : p.path ? { path: p.path } : {}),
       ...(p.startLine !== undefined ? { startLine: p.startLine, endLine: p.endLine } : {}),
       ...(p.retrieval !== undefined ? { score: p.retrieval } : {}),
     }));
