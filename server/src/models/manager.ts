@@ -282,7 +282,7 @@ export class ModelManager implements ModelHub {
         const first = (await this.ensureLoaded(r)) as OnnxEmbedder;
         return new ManagedEmbedder(r.model.id, first.dims, first, async () => (await this.ensureLoaded(this.record(r.model.id))) as OnnxEmbedder);
       } catch (e) {
-        this.warnOnce(`embedder:${key}`, `no embedding model (${(e as Error).message}); relevance runs on BM25 alone`);
+        this.warnOnce(`embedder:${key}`, `embedding model unavailable: ${(e as Error).message}`);
         entry.failedAt = Date.now();
         return null;
       }
