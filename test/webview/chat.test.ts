@@ -270,11 +270,14 @@ describe('webview: chat UI in Chromium against a recorded stream', function () {
     await openBrowserPage([{ frames: rec.frames }]);
     await ask('Where is the configuration loaded?');
     await page.locator('.hint-chip').first().waitFor();
+    // The name in backticks shows as code, and the question keeps its backticks (they mark names for the worker).
+    assert.equal(await page.locator('.hint-chip code', { hasText: 'loadConfig' }).count(), 1);
     await page.locator('.hint-chip', { hasText: 'Where is loadConfig called?' }).click();
     await page.locator('.message.assistant[data-status="done"]').nth(1).waitFor();
     const streams = host.requests('qgpt/stream').map((m) => m.params as { conversation?: string; relevance: { query: string } });
     assert.equal(streams.length, 2);
-    assert.equal(streams[1]?.relevance.query, 'Where is loadConfig called?');
+    assert.equal(streams[1]?.relevance.query, 'Where is `loadConfig` called?');
+    assert.equal(await page.locator('.message.user').nth(1).locator('code', { hasText: 'loadConfig' }).count(), 1);
     assert.equal(streams[1]?.conversation, 'conv-1');
     assert.equal(await page.locator('.message.user').count(), 2);
   });

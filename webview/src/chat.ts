@@ -16,7 +16,7 @@ import {
 } from './hostProtocol';
 import { RpcError, type Transport } from './transport';
 import { renderMarkdown } from './markdown';
-import { h, icon, iconButton, byId } from './dom';
+import { h, icon, iconButton, byId, withCodeSpans } from './dom';
 
 export type MessageStatus = 'streaming' | 'done' | 'stopped' | 'failed';
 
@@ -345,7 +345,7 @@ export class ChatApp {
       if (!hints.length) return;
       const box = h('div', { class: 'hints', role: 'group', 'aria-label': 'Suggested questions' });
       for (const text of hints.slice(0, 5)) {
-        box.append(h('button', { type: 'button', class: 'hint-chip', title: 'Ask this', text }));
+        box.append(h('button', { type: 'button', class: 'hint-chip', title: 'Ask this', 'data-query': text }, ...withCodeSpans(text)));
       }
       turn.el.append(box);
       this.scrollToEnd();
@@ -367,7 +367,7 @@ export class ChatApp {
   private userMessage(text: string, selection?: SelectionSeed): HTMLElement {
     const el = h('div', { class: 'message user', role: 'article', 'aria-label': 'You' },
       h('div', { class: 'message-role' }, icon('account'), ' You'),
-      h('div', { class: 'message-body' }, h('p', { text })),
+      h('div', { class: 'message-body' }, h('p', {}, ...withCodeSpans(text))),
     );
     if (selection) {
       const where = selection.path ? `${this.displayPath(selection.path)}:${selection.startLine ?? 1}-${selection.endLine ?? selection.startLine ?? 1}` : 'selection';
@@ -489,7 +489,8 @@ export class ChatApp {
     }
     const chip = target.closest<HTMLElement>('.hint-chip, .example-chip');
     if (chip) {
-      const text = chip.textContent ?? '';
+      // Hints keep their backticks in the query: they tell the worker which words are names.
+      const text = chip.dataset.query ?? chip.textContent ?? '';
       if (text) void this.ask({ query: text });
       return;
     }

@@ -15,6 +15,17 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
   return el;
 }
 
+/**
+ * Plain text whose `code spans` show as code, and nothing else of Markdown: for questions, which
+ * people (and the hints) write with backticks around names.
+ */
+export function withCodeSpans(text: string): Child[] {
+  return text
+    .split(/(`[^`\n]+`)/)
+    .filter(Boolean)
+    .map((part) => (part.length > 2 && part.startsWith('`') && part.endsWith('`') ? h('code', { text: part.slice(1, -1) }) : part));
+}
+
 /** A codicon (the font VS Code's own UI uses). */
 export function icon(name: string): HTMLElement {
   return h('i', { class: `codicon codicon-${name}`, 'aria-hidden': 'true' });
