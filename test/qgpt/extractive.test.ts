@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { rankPlaces } from '../../server/src/qgpt/extractive';
+import { hintsRules } from '../../server/src/qgpt/hints';
 import type { Passage } from '../../server/src/qgpt/seeds';
 
 const passage = (index: number, path: string, text: string): Passage => ({ index, path, startLine: 1, text, language: 'ts', entry: {} });
@@ -34,5 +35,17 @@ describe('extractive answerer: matching question words to code', () => {
   it('does not match unrelated words that only share a prefix', () => {
     const [only] = rankPlaces('Where is the validation schema?', [passage(0, 'src/x.ts', 'const value = 1;\nexport const schemaVersion = 2;')]);
     assert.ok(!only.matched.includes('validation'), only.matched.join(', '));
+  });
+});
+
+describe('hints without a model', () => {
+  it('asks where functions are called and where constants and types are used; documents get file-level hints only', () => {
+    const code: Passage = { ...passage(0, 'src/auth/session.ts', SESSION), symbol: 'SESSION_TTL_MS, Session', retrieval: 1 };
+    const doc: Passage = { ...passage(1, 'README.md', '# shopfront\n\nA tiny shop.'), language: 'markdown', symbol: 'shopfront', retrieval: 0.9 };
+    const hints = hintsRules([code, doc], 'How are sessions validated?').map((x) => x.text);
+    assert.ok(hints.length >= 3 && hints.length <= 5, hints.join(' | '));
+    assert.ok(hints.includes('Where is `SESSION_TTL_MS` used?'), hints.join(' | '));
+    assert.ok(!hints.some((x) => /SESSION_TTL_MS` called|`Session` called/.test(x)), hints.join(' | '));
+    assert.ok(!hints.some((x) => x.includes('`shopfront`')), `no symbol hints from a document: ${hints.join(' | ')}`);
   });
 });

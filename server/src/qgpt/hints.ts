@@ -27,6 +27,17 @@ export function symbolNames(symbol: string): string[] {
   return (parts.at(-1) ?? '').split(/\s*,\s*/).filter((n) => n.length > 1);
 }
 
+const DOCUMENT_LANGUAGES = /^(markdown|md|rst|restructuredtext|text|plaintext|txt|asciidoc)$/i;
+
+function isDocument(p: Passage): boolean {
+  return (p.language !== undefined && DOCUMENT_LANGUAGES.test(p.language)) || /\.(md|mdx|rst|txt|adoc)$/i.test(p.path ?? '');
+}
+
+/** Functions are called; constants (`MAX_SIZE`) and types (`Session`) are used. */
+function usedOrCalled(symbol: string): string {
+  return /^[A-Z][A-Z0-9_]*$/.test(symbol) || /^[A-Z][a-z]/.test(symbol) ? 'used' : 'called';
+}
+
 function norm(q: string): string {
   return q.toLowerCase().replace(/[`"'?!.,:;()]/g, ' ').replace(/\s+/g, ' ').trim();
 }
@@ -54,10 +65,11 @@ export function hintsRules(passages: Passage[], previousQuery?: string, answer?:
   };
   passages.forEach((p, rank) => {
     const weight = p.retrieval ?? 1 / (1 + rank);
-    const syms = definedSymbols(p).slice(0, 2);
+    // A heading of a document is no symbol to ask about: documents get the file-level hints only.
+    const syms = isDocument(p) ? [] : definedSymbols(p).slice(0, 2);
     syms.forEach((s, j) => {
       const w = weight * (j === 0 ? 1 : 0.85);
-      add(`Where is \`${s}\` called?`, 0.9 * w);
+      add(`Where is \`${s}\` ${usedOrCalled(s)}?`, 0.9 * w);
       if (!prevSymbols.has(s.toLowerCase())) add(`What does \`${s}\` do?`, 0.8 * w);
       else add(`What are the edge cases of \`${s}\`?`, 0.7 * w);
       add(`How is \`${s}\` tested?`, 0.75 * w);
