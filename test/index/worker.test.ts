@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { startWorker, rpcError, SHARED_MODELS, type WorkerHandle } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { QgptRelevance, QgptQuestion } from '../../server/src/protocol/qgpt';
 import {
   WorkspaceSetFolders, WorkspaceFileEvents, WorkspaceBuffer, IndexStatus, IndexRebuild, IndexPause, IndexResume, IndexProgressNotification,
@@ -33,16 +34,6 @@ function makeRepo(dir: string): void {
   execFileSync('git', ['init', '-q'], { cwd: dir });
   execFileSync('git', ['-c', 'user.email=a@example.com', '-c', 'user.name=A', 'add', '.'], { cwd: dir });
   execFileSync('git', ['-c', 'user.email=a@example.com', '-c', 'user.name=A', 'commit', '-qm', 'init'], { cwd: dir });
-}
-
-async function waitFor<T>(fn: () => Promise<T | undefined>, what: string, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 const ready = (w: WorkerHandle, embedded = false) =>

@@ -38,14 +38,19 @@ describe('webview: chat UI in Chromium against a recorded stream', function () {
     await browser?.close();
   });
 
-  /** A fresh page on the bridge-style WebSocket carrier. */
-  async function openBrowserPage(scripts: { frames: Frame[]; delayMs?: number }[]): Promise<void> {
+  /** A recorded host that replays `scripts`, the page server, and a fresh browser page. */
+  async function newPage(scripts: { frames: Frame[]; delayMs?: number }[]): Promise<void> {
     host = new RecordedHost();
     host.scripts = scripts.map((s) => ({ frames: s.frames, delayMs: s.delayMs ?? 5 }));
     server = await serveWebview(host);
     context = await browser.newContext({ viewport: { width: 480, height: 820 } });
     page = await context.newPage();
     watchErrors(page);
+  }
+
+  /** A fresh page on the bridge-style WebSocket carrier. */
+  async function openBrowserPage(scripts: { frames: Frame[]; delayMs?: number }[]): Promise<void> {
+    await newPage(scripts);
     await page.goto(server.url);
     await page.locator('#index-status[data-state="ready"]').waitFor();
   }
@@ -55,12 +60,7 @@ describe('webview: chat UI in Chromium against a recorded stream', function () {
    * recorded host, whose replies come back as window `message` events, as the extension's do.
    */
   async function openVsCodePage(scripts: { frames: Frame[]; delayMs?: number }[]): Promise<void> {
-    host = new RecordedHost();
-    host.scripts = scripts.map((s) => ({ frames: s.frames, delayMs: s.delayMs ?? 5 }));
-    server = await serveWebview(host);
-    context = await browser.newContext({ viewport: { width: 480, height: 820 } });
-    page = await context.newPage();
-    watchErrors(page);
+    await newPage(scripts);
     const toPage = (m: RpcMessage) => void page.evaluate((msg) => window.postMessage(msg, '*'), m).catch(() => {});
     host.sinks.add(toPage);
     await page.exposeBinding('__askcodeHost', (_src, msg: RpcMessage) => host.handle(msg, toPage));

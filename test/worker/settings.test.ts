@@ -3,21 +3,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startWorker, rpcError, type WorkerHandle } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { QgptRelevance, QgptQuestion } from '../../server/src/protocol/qgpt';
 import { ModelsSnapshot } from '../../server/src/protocol/models';
 import { IndexStatus, SettingsChanged } from '../../server/src/protocol/workspace';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(fn: () => Promise<T | undefined>, what: string, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 describe('settings take effect without a restart (askcode/settings)', function () {
   this.timeout(120_000);
@@ -44,12 +35,12 @@ describe('settings take effect without a restart (askcode/settings)', function (
     (await w.request(QgptRelevance, { query: 'reconcile ledger entries', paths: [repo] })).relevant.iterable.map((s) => path.relative(repo, s.path ?? ''));
 
   it('a new exclude list re-walks the folder: excluded files leave the index, and come back when the list is cleared', async () => {
-    await until(async () => ((await paths()).includes('vendor/ledger-copy.ts') ? true : undefined), 'both files indexed');
+    await waitFor(async () => ((await paths()).includes('vendor/ledger-copy.ts') ? true : undefined), 'both files indexed');
     await w.notify(SettingsChanged, { exclude: ['vendor/**'] });
-    await until(async () => ((await paths()).includes('vendor/ledger-copy.ts') ? undefined : true), 'vendor/ to leave the index');
+    await waitFor(async () => ((await paths()).includes('vendor/ledger-copy.ts') ? undefined : true), 'vendor/ to leave the index');
     assert.deepEqual(await paths(), ['src/ledger.ts']);
     await w.notify(SettingsChanged, { exclude: [] });
-    await until(async () => ((await paths()).includes('vendor/ledger-copy.ts') ? true : undefined), 'vendor/ to come back');
+    await waitFor(async () => ((await paths()).includes('vendor/ledger-copy.ts') ? true : undefined), 'vendor/ to come back');
     const status = await w.request(IndexStatus, undefined);
     assert.equal(status.state, 'ready');
   });
