@@ -143,48 +143,59 @@ describe('chat view (real VS Code)', function () {
   it('the stop button stops a running answer, and the next question still answers', async function () {
     this.timeout(180_000);
     const vs = vscode();
-    const before = await assistantCount(frame);
-    await watchAnswers(frame);
-    // Press Stop from inside the page the moment the new answer is running (a Playwright round trip
-    // could arrive after a fast answer completed). The worker must confirm with a STOPPED frame;
-    // the UI gives up waiting for it after 3 s, so "stopped" within 2.5 s is the worker's doing.
-    await frame.evaluate((i) => {
-      const w = window as unknown as { __e2eStop?: { clickedAt?: number; stoppedAt?: number } };
-      const state: { clickedAt?: number; stoppedAt?: number } = {};
-      w.__e2eStop = state;
-      const messages = document.querySelector('#messages')!;
-      const obs = new MutationObserver(() => {
-        const m = document.querySelectorAll<HTMLElement>('#messages .message.assistant')[i];
-        if (!m) return;
-        const stop = document.querySelector<HTMLButtonElement>('#stop');
-        if (state.clickedAt === undefined && m.dataset.status === 'streaming' && stop && !stop.hidden && !stop.disabled) {
-          state.clickedAt = performance.now();
-          stop.click();
-        }
-        if (state.clickedAt !== undefined && m.dataset.status !== 'streaming') {
-          state.stoppedAt = performance.now();
-          obs.disconnect();
-        }
-      });
-      obs.observe(messages, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status', 'hidden', 'disabled'] });
-    }, before);
-    await frame.locator('#prompt').fill('Explain every function in this repository in detail, with examples.');
-    await frame.locator('#send').click();
-    await frame.waitForFunction(
-      (i) => {
-        const m = document.querySelectorAll<HTMLElement>('#messages .message.assistant')[i];
-        return !!m && m.dataset.status !== 'streaming';
-      },
-      before,
-      { timeout: 60_000, polling: 50 },
-    );
-    const msg = frame.locator('#messages .message.assistant').nth(before);
-    const stop = await frame.evaluate(() => (window as unknown as { __e2eStop: { clickedAt?: number; stoppedAt?: number } }).__e2eStop);
-    assert.ok(stop.clickedAt !== undefined, 'the Stop button was never available while the answer was running');
-    assert.equal(await msg.getAttribute('data-status'), 'stopped');
-    const took = (stop.stoppedAt ?? Infinity) - stop.clickedAt!;
-    log(`stopped ${Math.round(took)} ms after Stop`);
-    assert.ok(took < 2500, `the worker did not confirm the stop (took ${Math.round(took)} ms; the UI's own 3 s fallback is not a stop)`);
+    // An extractive answer streams for only ~100-200 ms, so the worker may send its last frame
+    // before the stop reaches it. Such a try (Stop was pressed, the answer still completed) is
+    // repeated, never counted as a pass; any other outcome is judged at once.
+    for (let attempt = 1; ; attempt++) {
+      const before = await assistantCount(frame);
+      await watchAnswers(frame);
+      // Press Stop from inside the page the moment the new answer is running (a Playwright round trip
+      // could arrive after a fast answer completed). The worker must confirm with a STOPPED frame;
+      // the UI gives up waiting for it after 3 s, so "stopped" within 2.5 s is the worker's doing.
+      await frame.evaluate((i) => {
+        const w = window as unknown as { __e2eStop?: { clickedAt?: number; stoppedAt?: number } };
+        const state: { clickedAt?: number; stoppedAt?: number } = {};
+        w.__e2eStop = state;
+        const messages = document.querySelector('#messages')!;
+        const obs = new MutationObserver(() => {
+          const m = document.querySelectorAll<HTMLElement>('#messages .message.assistant')[i];
+          if (!m) return;
+          const stop = document.querySelector<HTMLButtonElement>('#stop');
+          if (state.clickedAt === undefined && m.dataset.status === 'streaming' && stop && !stop.hidden && !stop.disabled) {
+            state.clickedAt = performance.now();
+            stop.click();
+          }
+          if (state.clickedAt !== undefined && m.dataset.status !== 'streaming') {
+            state.stoppedAt = performance.now();
+            obs.disconnect();
+          }
+        });
+        obs.observe(messages, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status', 'hidden', 'disabled'] });
+      }, before);
+      await frame.locator('#prompt').fill('Explain every function in this repository in detail, with examples.');
+      await frame.locator('#send').click();
+      await frame.waitForFunction(
+        (i) => {
+          const m = document.querySelectorAll<HTMLElement>('#messages .message.assistant')[i];
+          return !!m && m.dataset.status !== 'streaming';
+        },
+        before,
+        { timeout: 60_000, polling: 50 },
+      );
+      const msg = frame.locator('#messages .message.assistant').nth(before);
+      const stop = await frame.evaluate(() => (window as unknown as { __e2eStop: { clickedAt?: number; stoppedAt?: number } }).__e2eStop);
+      assert.ok(stop.clickedAt !== undefined, 'the Stop button was never available while the answer was running');
+      const status = await msg.getAttribute('data-status');
+      if (status === 'done' && attempt < 5) {
+        log(`try ${attempt}: the answer completed before the stop reached the worker; asking again`);
+        continue;
+      }
+      assert.equal(status, 'stopped');
+      const took = (stop.stoppedAt ?? Infinity) - stop.clickedAt!;
+      log(`stopped ${Math.round(took)} ms after Stop (try ${attempt})`);
+      assert.ok(took < 2500, `the worker did not confirm the stop (took ${Math.round(took)} ms; the UI's own 3 s fallback is not a stop)`);
+      break;
+    }
     assert.ok(await frame.locator('#send').isVisible(), 'Send is back after stopping');
     assert.ok(await frame.locator('#stop').isHidden(), 'Stop is hidden after stopping');
     await vs.screenshot('chat-stopped');
