@@ -362,10 +362,10 @@ export async function personsFor(targets: Target[], transferables: boolean, log?
     a.blame += w;
     blameTotal += w;
     a.lines++;
-    fileOf(a, b.rel).lines++;
     a.first = Math.min(a.first ?? b.time, b.time);
     a.last = Math.max(a.last ?? b.time, b.time);
     const f = fileOf(a, b.rel);
+    f.lines++;
     f.last = Math.max(f.last ?? b.time, b.time);
   }
   let commitTotal = 0;
