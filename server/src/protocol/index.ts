@@ -7,3 +7,4 @@ export * from './qgpt';
 export * from './stream';
 export * from './workspace';
 export * from './launch';
+export * from './symbols';
