@@ -449,4 +449,26 @@ export interface QGPTStreamOutput {
   errorMessage?: string;
   agentRoutes?: unknown;
   extracted?: unknown;
+  /** askcode's extension (dropped by the SDK): what the reader should know about this answer. */
+  askcode?: AnswerExtras;
+}
+
+/**
+ * askcode's extension of an answer (stream frame, question output): set on the relevance frame
+ * and/or the terminal frame. Faces render it; the Pieces SDK ignores it.
+ */
+export interface AnswerExtras {
+  /** The standalone query that was searched, when a follow-up was rewritten with its history (reprompt). */
+  rewrittenQuery?: string;
+  /** Plain-language notes: index still building, the chosen model is unavailable (answered extractively), … */
+  notices?: AnswerNotice[];
+  /** A question about people ("who can help with X?") is answered with people. */
+  persons?: QGPTPersonsRelatedOutput;
+}
+
+export interface AnswerNotice {
+  kind: 'index-building' | 'model-unavailable' | 'no-results' | 'info';
+  message: string;
+  /** A button the UI may offer: download the model, or pick another. */
+  action?: { label: string; command: 'download-model' | 'pick-model'; model?: string };
 }
