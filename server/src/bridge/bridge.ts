@@ -163,7 +163,7 @@ export async function startBridge(core: Core, opts: BridgeOptions): Promise<Brid
     }
     let result: unknown;
     try {
-      result = await core.service.call(route.method, params, { signal: ac.signal, connection: `http-${ids.requestId}` });
+      result = await core.service.call(route.method, params, { signal: ac.signal, connection: `http-${ids.requestId}`, origin: 'bridge' });
     } catch (e) {
       return fail(toAskcodeError(e));
     }
@@ -216,7 +216,7 @@ export async function startBridge(core: Core, opts: BridgeOptions): Promise<Brid
   async function checkSocketRoute(r: SocketRoute): Promise<{ status: number; message: string } | null> {
     if (r.kind !== 'download-progress' || !core.service.has(ModelGet.method)) return null;
     try {
-      await core.service.request(ModelGet, { model: r.model });
+      await core.service.request(ModelGet, { model: r.model }, { origin: 'bridge' });
       return null;
     } catch (e) {
       const err = toAskcodeError(e);

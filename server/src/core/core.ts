@@ -5,6 +5,7 @@ import { WorkspaceIndex } from '../index/workspaceIndex';
 import { Answers } from '../qgpt/answers';
 import { SettingsChanged, type WorkerSettings } from '../protocol/workspace';
 import { invalid } from './errors';
+import { validateAllowedSecrets } from '../models/secretPolicy';
 import { registerCode } from '../ops/code';
 
 /** The core: the service with every area's handlers registered, and the areas themselves. */
@@ -58,6 +59,7 @@ async function applySettings(options: CoreOptions, index: WorkspaceIndex, next: 
   if (s.maxFileSize !== undefined && !(typeof s.maxFileSize === 'number' && s.maxFileSize > 0)) {
     throw invalid('maxFileSize must be a positive number of bytes', 'maxFileSize');
   }
+  validateAllowedSecrets(s.bridge?.allowedSecrets);
   for (const k of ['defaultModel', 'embeddingModel'] as const) {
     if (s[k] !== undefined && typeof s[k] !== 'string') throw invalid(`${k} must be a string`, k);
   }
