@@ -406,8 +406,8 @@ export class WorkspaceIndex implements Retriever {
     const where = await locate([...this.roots.keys()], abs);
     if ('missing' in where) return this.applyEvent({ type: 'deleted', path: abs });
     if ('outside' in where) {
-      this.skips.note(root.folder, rel, 'outside', where.outside);
-      return this.applyEvent({ type: 'deleted', path: abs });
+      await this.applyEvent({ type: 'deleted', path: abs });
+      return this.skips.note(root.folder, rel, 'outside', where.outside);
     }
     let st;
     try {
@@ -420,14 +420,15 @@ export class WorkspaceIndex implements Retriever {
       return;
     }
     if (!st.isFile()) {
-      this.skips.note(root.folder, rel, 'special');
-      return this.applyEvent({ type: 'deleted', path: abs });
+      await this.applyEvent({ type: 'deleted', path: abs });
+      return this.skips.note(root.folder, rel, 'special');
     }
     // A link to a file indexed under its own name is not indexed twice.
     if (where.real !== abs && this.engine.hasFile(where.real)) return this.applyEvent({ type: 'deleted', path: abs });
     if (skippedByName(rel) || st.size > this.settings().maxFileSize) {
+      await this.applyEvent({ type: 'deleted', path: abs });
       if (st.size > this.settings().maxFileSize) this.skips.note(root.folder, rel, 'too_large');
-      return this.applyEvent({ type: 'deleted', path: abs });
+      return;
     }
     const rows = await this.chunkFile(root, abs, rel, Math.floor(st.mtimeMs), st.size);
     await this.store!.replacePaths(table, [rel], rows);
