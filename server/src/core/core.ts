@@ -5,6 +5,7 @@ import { WorkspaceIndex } from '../index/workspaceIndex';
 import { Answers } from '../qgpt/answers';
 import { SettingsChanged, type WorkerSettings } from '../protocol/workspace';
 import { invalid } from './errors';
+import { registerCode } from '../ops/code';
 
 /** The core: the service with every area's handlers registered, and the areas themselves. */
 export interface Core {
@@ -23,6 +24,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const index = await WorkspaceIndex.create(options, service, models);
   const answers = await Answers.create(options, service, models, index);
   index.setAnswerer(answers);
+  registerCode(service, { folders: () => index.folders() });
   service.register(SettingsChanged, (settings) => applySettings(options, index, settings));
   let disposed: Promise<void> | undefined;
   return {
