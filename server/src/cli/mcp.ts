@@ -4,23 +4,39 @@ import { registerCommand } from './registry';
 import { openCore, parse } from './common';
 import type { LogLevel } from '../core/logger';
 import { createMcpServer } from '../mcp/tools';
+import { invalid } from '../core/errors';
+import { ModelsSnapshot } from '../protocol/models';
+import { usageIsLlm } from '../models/catalog';
 
 registerCommand({
   name: 'mcp',
   summary: 'serve the folders to an MCP client (Claude Code, VS Code, Cursor…) over stdio',
-  usage: `Usage: askcode mcp [folder…] [--data-dir DIR]
+  usage: `Usage: askcode mcp [folder…] [--model ID] [--data-dir DIR]
 
 Indexes the folders (default: the current folder) and speaks the Model Context Protocol on
 stdin/stdout, for an MCP client that starts it as a command. Tools: search_code, ask,
 find_symbol, find_references, related_people, read_code; every result cites path:start-end.
 stdout carries nothing but MCP messages; logs go to stderr (ASKCODE_LOG_LEVEL, default warn).
-The bridge (askcode serve) serves the same tools over Streamable HTTP at /mcp.`,
+The bridge (askcode serve) serves the same tools over Streamable HTTP at /mcp.
+
+  --model ID       the model that answers \`ask\` (id or name from \`askcode models\`; default: the
+                   built-in extractive answerer, which needs no model)
+  --data-dir DIR   askcode's data folder (default: ASKCODE_DATA_DIR or ~/.askcode)`,
   async run(args) {
-    const { values, positionals } = parse(args, { 'data-dir': { type: 'string' } }, true);
+    const { values, positionals } = parse(args, { 'data-dir': { type: 'string' }, model: { type: 'string' } }, true);
     // stdout is the protocol channel: anything else a library prints goes to stderr instead.
     const protocolOut = protocolStdout();
     const logLevel = (process.env.ASKCODE_LOG_LEVEL as LogLevel) || 'warn';
     const core = await openCore({ dataDir: values['data-dir'], folders: positionals.length ? positionals : [process.cwd()], autoIndex: true, logLevel });
+    if (values.model) {
+      const models = await core.service.request(ModelsSnapshot, undefined);
+      const m = models.iterable.find((x) => [x.id, x.name, x.unique].includes(values.model));
+      if (!m || !usageIsLlm(m.usage)) {
+        await core.dispose();
+        throw invalid(`--model: no conversation model '${values.model}' (see askcode models)`, 'model');
+      }
+      core.options.settings = { ...core.options.settings, defaultModel: m.id };
+    }
     const version = process.env.ASKCODE_VERSION ?? '0.1.0';
     const handle = serveStdio(() => createMcpServer(core, { version }), {
       transport: new StdioServerTransport(process.stdin, protocolOut),
