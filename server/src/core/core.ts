@@ -6,6 +6,8 @@ import { Answers } from '../qgpt/answers';
 import { SettingsChanged, type WorkerSettings } from '../protocol/workspace';
 import { invalid } from './errors';
 import { registerCode } from '../ops/code';
+import { registerConnector } from '../ops/connector';
+import { registerModelUpdate } from '../ops/modelUpdate';
 
 /** The core: the service with every area's handlers registered, and the areas themselves. */
 export interface Core {
@@ -25,6 +27,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const answers = await Answers.create(options, service, models, index);
   index.setAnswerer(answers);
   registerCode(service, { folders: () => index.folders() });
+  registerModelUpdate(service, { models });
+  registerConnector(service, { dataDir: options.dataDir, version: process.env.ASKCODE_VERSION ?? '0.1.0' });
   service.register(SettingsChanged, (settings) => applySettings(options, index, settings));
   let disposed: Promise<void> | undefined;
   return {

@@ -21,6 +21,11 @@ import { DEFAULT_OLLAMA_URL, OllamaGenerator, OpenAIGenerator } from './endpoint
 import { modelIdParam, seededOnly, sourceFromUnique, validateCreate, validateSource } from './validate';
 import { transformers } from './transformers';
 import { freeMemory } from './memory';
+import { applyUpdate, bumpScore, incrementOf } from './update';
+
+/** A custom model registered as a bare label (as the SDK's own example does): a state conflict, not an outage. */
+const noSource = (name: string, what: 'load' | 'download') =>
+  conflict(`${name} was created without a source, so there is nothing to ${what}: create it with unique set to a model folder path, ollama:<name> or openai:<model>@<url>`, 'model');
 
 type Loaded = OnnxEmbedder | OnnxGenerator;
 
@@ -338,6 +343,7 @@ export class ModelManager implements ModelHub {
     const running = this.downloads.get(id);
     if (running) return running.promise;
     if (id === EXTRACTIVE_MODEL_ID) return Promise.reject(forbidden('the built-in extractive answerer has no weights to download'));
+    if (!r.folder && r.origin === 'custom' && !r.source) return Promise.reject(noSource(r.model.name, 'download'));
     if (!r.folder) return Promise.reject(forbidden(`${r.model.name} has no weights to download (it is served by ${r.source?.kind ?? 'no source'})`));
     const folder = r.folder;
     const src = r.source?.kind === 'local' ? r.source.path : undefined;
@@ -435,6 +441,8 @@ export class ModelManager implements ModelHub {
       if (!usageIsLlm(r.model.usage)) {
         throw forbidden(`only the weights of LLMs (CODE_CONVERSATION) can be deleted; ${r.model.name} is a ${r.model.usage} model`, 'model');
       }
+      // A label without a source never had a cache: deleting it succeeds and deletes nothing.
+      if (!r.folder && r.origin === 'custom' && !r.source) return { model: { id } };
       if (!r.folder) throw forbidden(`${r.model.name} has no downloadable weights (it is served by ${r.source?.kind ?? 'nothing local'})`, 'model');
       await this.cancelDownload(id);
       await this.unloadOne(id);
@@ -450,7 +458,7 @@ export class ModelManager implements ModelHub {
     s.register(ModelLoad, async (params) => {
       const r = this.record(modelIdParam(params));
       if (r.model.id !== EXTRACTIVE_MODEL_ID && (r.folder || r.source?.kind === 'local')) await this.ensureLoaded(r);
-      else if (r.model.id !== EXTRACTIVE_MODEL_ID && !r.source) throw unavailable(`${r.model.name} has no weights or endpoint to load`);
+      else if (r.model.id !== EXTRACTIVE_MODEL_ID && !r.source) throw noSource(r.model.name, 'load');
       return this.toWire(r);
     });
     s.register(ModelUnload, async (params) => {
@@ -469,6 +477,33 @@ export class ModelManager implements ModelHub {
       await this.cancelDownload(r.model.id);
       return this.toWire(r);
     });
+  }
+
+  /** `model/update`: a Model sent back whole; see models/update.ts for what may change. */
+  async update(input: unknown): Promise<Model> {
+    const id = modelIdParam({ model: (input as { id?: unknown } | null)?.id });
+    const next = await this.registry.mutate((recs) => {
+      const rec = recs.get(id);
+      if (!rec) throw notFound(`no model with id ${id}`, 'id');
+      const updated = applyUpdate(rec, input as Model, [...recs.values()]);
+      recs.set(id, updated);
+      return updated;
+    });
+    this.changed(id);
+    return this.toWire(next);
+  }
+
+  /** `model/scores/increment`: bumps the model's usage counters. */
+  async incrementScore(params: unknown): Promise<null> {
+    const id = modelIdParam(params);
+    const inc = incrementOf((params as { input?: unknown }).input);
+    await this.registry.mutate((recs) => {
+      const rec = recs.get(id);
+      if (!rec) throw notFound(`no model with id ${id}`, 'model');
+      rec.model = { ...rec.model, score: bumpScore(rec.model.score, inc) };
+    });
+    this.changed(id);
+    return null;
   }
 
   private async createModel(params: unknown): Promise<Model> {
