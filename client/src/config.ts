@@ -20,7 +20,7 @@ export function readSettings(): ClientWorkerSettings {
     maxFileSize: c.get<number>('maxFileSize', 1024 * 1024),
     defaultModel: nonEmpty(c.get<string>('defaultModel')),
     embeddingModel: nonEmpty(c.get<string>('embeddingModel')),
-    bridge: { enabled: c.get<boolean>('bridge.enabled', false), port: c.get<number>('bridge.port', 39300) },
+    bridge: { enabled: c.get<boolean>('bridge.enabled', false), port: c.get<number>('bridge.port', 39301) },
   };
 }
 
