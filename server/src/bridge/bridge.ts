@@ -1,6 +1,6 @@
 /**
  * The HTTP/WebSocket bridge: the core behind the REST/WS surface of Pieces OS (SPEC.md), on
- * loopback, plus the chat page at `/` and JSON-RPC at `/askcode/rpc`. A face only: it decodes,
+ * loopback, plus the chat page at `/`, JSON-RPC at `/askcode/rpc` and MCP at `/mcp`. A face only: it decodes,
  * calls `service.call`, encodes.
  */
 import * as http from 'node:http';

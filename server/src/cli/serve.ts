@@ -10,7 +10,8 @@ registerCommand({
   usage: `Usage: askcode serve [folder…] [--port 39301] [--data-dir DIR] [--host HOST --allow-remote]
 
 Indexes the folders, listens on 127.0.0.1 and prints the URL of the chat page. The REST and
-WebSocket routes are wire-compatible with Pieces OS (the @pieces.app/pieces-os-client SDK works).
+WebSocket routes are wire-compatible with Pieces OS (the @pieces.app/pieces-os-client SDK works);
+MCP clients connect over Streamable HTTP at /mcp (also PiecesOS's /model_context_protocol/2025-03-26/mcp).
 Stops cleanly on Ctrl-C (SIGINT) or SIGTERM.
 
 Options:
