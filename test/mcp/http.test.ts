@@ -98,7 +98,7 @@ describe('MCP over Streamable HTTP on the bridge', function () {
       await checkToolList(c);
       const r = await call(c, 'search_code', { query: 'greet hello', limit: 1 });
       assert.equal((r.structuredContent!.results as { path: string }[])[0]!.path, 'src/greet.py');
-      await checkBadArguments(c);
+      await checkBadArguments(c, false);
     });
 
     it('closing the call stops a stories260K answer mid-way', async () => {

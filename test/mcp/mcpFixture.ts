@@ -96,7 +96,7 @@ export async function checkEachTool(client: Client): Promise<void> {
 }
 
 /** Bad arguments are MCP errors (isError results the agent reads), and the server keeps serving. */
-export async function checkBadArguments(client: Client): Promise<void> {
+export async function checkBadArguments(client: Client, fuzz = true): Promise<void> {
   const cases: [string, Record<string, unknown>, RegExp][] = [
     ['search_code', {}, /query/],
     ['search_code', { query: '' }, /query/],
@@ -124,6 +124,21 @@ export async function checkBadArguments(client: Client): Promise<void> {
     assert.equal(r.isError, true, `${name} ${JSON.stringify(args)} is an error: ${textOf(r)}`);
     assert.match(textOf(r), why, `${name} ${JSON.stringify(args)}`);
   }
+  // Every argument of every tool with values of the wrong kind: always an answer, never a dead server.
+  const weird: unknown[] = [null, true, -1, 0, 1.5, 1e308, '', '\u0000', 'x'.repeat(5000), [], [null], {}, { __proto__: { polluted: true } }, '../../../../etc/passwd'];
+  const { tools } = fuzz ? await client.listTools() : { tools: [] };
+  for (const t of tools) {
+    for (const prop of Object.keys(t.inputSchema.properties ?? {})) {
+      for (const v of weird) {
+        const base: Record<string, unknown> = { query: 'add', question: 'add?', name: 'addNumbers', path: 'src/math.ts' };
+        const args = Object.fromEntries(Object.keys(t.inputSchema.properties ?? {}).map((k) => [k, base[k]]).filter(([, x]) => x !== undefined));
+        args[prop] = v;
+        const r = (await client.callTool({ name: t.name, arguments: args }).catch((e: Error) => ({ content: [{ type: 'text', text: e.message }], isError: true }))) as ToolResult;
+        assert.ok(Array.isArray(r.content), `${t.name}.${prop} = ${JSON.stringify(v)?.slice(0, 40)} got an answer`);
+      }
+    }
+  }
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
   await assert.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }).then((r) => {
     if ((r as ToolResult).isError) throw new Error('isError');
   }));
