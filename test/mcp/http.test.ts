@@ -172,6 +172,36 @@ describe('MCP over Streamable HTTP on the bridge', function () {
       });
     }
 
+    it('200 mangled JSON-RPC bodies (both eras, with and without a session) never get a 500 and never stop it', async () => {
+      let seed = 12;
+      const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+      const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
+      const weird = () => pick<unknown>([null, true, -1, '', 'x'.repeat(300), [], {}, [null], { __proto__: { polluted: true } }, '2026-07-28', 'tools/call']);
+      const mutate = (v: unknown, depth: number): unknown => {
+        if (depth > 4 || rand() < 0.2) return weird();
+        if (Array.isArray(v)) return v.map((x) => mutate(x, depth + 1));
+        if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(() => rand() > 0.15).map(([k, x]) => [k, rand() < 0.7 ? x : mutate(x, depth + 1)]));
+        return rand() < 0.5 ? v : weird();
+      };
+      const init = await raw(fx.port, { method: 'POST', path: '/mcp', headers: { Host: `127.0.0.1:${fx.port}`, ...JSON_HEADERS }, body: INIT });
+      const sid = init.headers['mcp-session-id'] as string;
+      const messages = [
+        JSON.parse(INIT),
+        { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search_code', arguments: { query: 'add' } } },
+        { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'read_code', arguments: { path: 'src/math.ts' }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } },
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } },
+      ];
+      for (let i = 0; i < 200; i++) {
+        const body = JSON.stringify(mutate(pick(messages), 0));
+        const headers: Record<string, string> = { Host: `127.0.0.1:${fx.port}`, ...JSON_HEADERS, ...(rand() < 0.5 ? { 'Mcp-Session-Id': sid } : {}), ...(rand() < 0.3 ? { 'Mcp-Protocol-Version': '2026-07-28' } : {}) };
+        const r = await raw(fx.port, { method: 'POST', path: pick(['/mcp', '/model_context_protocol/2025-03-26/mcp']), headers, body });
+        assert.ok(r.status < 500, `#${i} ${body.slice(0, 200)} → ${r.status} ${r.body.slice(0, 200)}`);
+      }
+      assert.equal(({} as Record<string, unknown>).polluted, undefined);
+      const c = await connect('/mcp');
+      assert.equal((await call(c, 'read_code', { path: 'src/math.ts' })).structuredContent!.totalLines, 3);
+    });
+
     it('an oversized or too deeply nested body is refused (413), bad JSON is a parse error (400)', async () => {
       const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { pad: 'x'.repeat(9 * 1024 * 1024) } });
       const tooBig = await raw(fx.port, { method: 'POST', path: '/mcp', headers: { Host: `127.0.0.1:${fx.port}`, ...JSON_HEADERS }, body: big });
