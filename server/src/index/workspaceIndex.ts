@@ -16,7 +16,10 @@ import { IndexStore, sqlString, type ChunkRow, type AssetRow } from './store';
 import { SearchEngine, type ChunkRecord, type Hit, type RankParams } from './searchEngine';
 import { chunkText } from './chunker';
 import { languageOf, languageOfExt, isCode } from './languages';
-import { walk, looksIndexable, skippedByName, DEFAULT_MAX_FILE_SIZE } from './walker';
+import { walk, unindexableReason, skippedByName, DEFAULT_MAX_FILE_SIZE } from './walker';
+import { locate, readInside, type SkipReason } from '../core/safePath';
+import { decodeText } from './decode';
+import { Skips } from './skips';
 import { registerRelevance, validateRelevance, hitToSeed, fragmentOf, type Space } from './relevance';
 
 interface Root {
@@ -68,6 +71,7 @@ export class WorkspaceIndex implements Retriever {
   private vectorsTable?: Promise<Table>;
   private vectorsLoadedFor?: string;
   private embedRun?: Promise<void>;
+  private readonly skips: Skips;
   /** Ranking overrides (benchmarks only). */
   rankParams: Partial<RankParams> = {};
   /** Embeds counted since start: what `bench index` reports as re-embedded on a rerun. */
@@ -79,6 +83,7 @@ export class WorkspaceIndex implements Retriever {
 
   private constructor(readonly options: CoreOptions, readonly service: Service, readonly hub: ModelHub) {
     this.workspaceFolders = options.folders.map((f) => path.resolve(f));
+    this.skips = new Skips(options.log);
     this.opened = this.open();
     this.opened.catch((e) => options.log.error(`index failed to open: ${String(e)}`));
   }
@@ -222,7 +227,12 @@ export class WorkspaceIndex implements Retriever {
     if (this.disposed) return;
     this.setState('indexing');
     const t0 = Date.now();
-    const found = await walk(root.folder, this.settings());
+    this.skips.reset(root.folder);
+    const found = await walk(root.folder, {
+      ...this.settings(),
+      allowed: [...this.roots.keys()],
+      onSkip: (rel, reason, detail) => this.skips.note(root.folder, rel, reason, detail),
+    });
     const seen = new Set(found.map((f) => f.rel));
     const changed = found.filter((f) => {
       const old = root.files.get(f.rel);
@@ -270,18 +280,30 @@ export class WorkspaceIndex implements Retriever {
 
   /** Reads and chunks one file into the engine; returns the rows to store. */
   private async chunkFile(root: Root, abs: string, rel: string, mtime: number, size: number): Promise<ChunkRow[]> {
-    let buf: Buffer;
-    try {
-      buf = await fs.readFile(abs);
-    } catch {
+    const text = await this.readText(abs, (reason, detail) => this.skips.note(root.folder, rel, reason, detail));
+    if (text === null) {
       this.engine.removeFile(abs);
       return [];
     }
-    if (!looksIndexable(buf)) {
-      this.engine.removeFile(abs);
-      return [];
+    this.skips.clear(root.folder, rel);
+    return this.chunkInto(root.folder, abs, rel, text, mtime, size);
+  }
+
+  /** A file's text through the one path check (inside the opened folders, a regular file), or why not. */
+  private async readText(abs: string, skipped: (reason: SkipReason, detail?: string) => void, folders = [...this.roots.keys()]): Promise<string | null> {
+    const r = await readInside(folders, abs, this.settings().maxFileSize);
+    if (!r.ok) {
+      if (r.reason !== 'missing') skipped(r.reason, r.real);
+      return null;
     }
-    return this.chunkInto(root.folder, abs, rel, buf.toString('utf8'), mtime, size);
+    const why = unindexableReason(r.buf);
+    if (why) {
+      skipped(why);
+      return null;
+    }
+    const decoded = decodeText(r.buf);
+    if (!decoded) skipped('encoding');
+    return decoded?.text ?? null;
   }
 
   private async chunkInto(scope: string, key: string, rel: string, text: string, mtime: number, size: number): Promise<ChunkRow[]> {
@@ -329,12 +351,21 @@ export class WorkspaceIndex implements Retriever {
       const rels = gone.map((k) => path.relative(root.folder, k).split(path.sep).join('/'));
       for (const k of gone) this.engine.removeFile(k);
       for (const r of rels) root.files.delete(r);
+      this.skips.clear(root.folder, path.relative(root.folder, abs).split(path.sep).join('/'));
       if (rels.length) await this.store!.replacePaths(table, rels, []);
       return;
     }
+    const rel = path.relative(root.folder, abs).split(path.sep).join('/');
+    // The one path check: a link out of the opened folders is not followed, a FIFO is never opened.
+    const where = await locate([...this.roots.keys()], abs);
+    if ('missing' in where) return this.applyEvent({ type: 'deleted', path: abs });
+    if ('outside' in where) {
+      this.skips.note(root.folder, rel, 'outside', where.outside);
+      return this.applyEvent({ type: 'deleted', path: abs });
+    }
     let st;
     try {
-      st = await fs.stat(abs);
+      st = await fs.stat(where.real);
     } catch {
       return this.applyEvent({ type: 'deleted', path: abs });
     }
@@ -342,8 +373,14 @@ export class WorkspaceIndex implements Retriever {
       await this.lexicalPass(root);
       return;
     }
-    const rel = path.relative(root.folder, abs).split(path.sep).join('/');
+    if (!st.isFile()) {
+      this.skips.note(root.folder, rel, 'special');
+      return this.applyEvent({ type: 'deleted', path: abs });
+    }
+    // A link to a file indexed under its own name is not indexed twice.
+    if (where.real !== abs && this.engine.hasFile(where.real)) return this.applyEvent({ type: 'deleted', path: abs });
     if (skippedByName(rel) || st.size > this.settings().maxFileSize) {
+      if (st.size > this.settings().maxFileSize) this.skips.note(root.folder, rel, 'too_large');
       return this.applyEvent({ type: 'deleted', path: abs });
     }
     const rows = await this.chunkFile(root, abs, rel, Math.floor(st.mtimeMs), st.size);
@@ -483,6 +520,7 @@ export class WorkspaceIndex implements Retriever {
       eta,
       bm25Only: this.bm25Only || !this.denseEnabled,
       message: this.bm25Only ? 'no embedding model: relevance runs on BM25 alone' : this.lastMessage,
+      skipped: this.skips.counts(),
     };
   }
 
@@ -585,6 +623,7 @@ export class WorkspaceIndex implements Retriever {
       } catch {
         throw notFound(`path does not exist: ${paths[i]}`, `paths[${i}]`);
       }
+      if (!st.isFile() && !st.isDirectory()) throw invalid(`not a regular file or folder: ${paths[i]}`, `paths[${i}]`);
       const root = this.rootOf(abs);
       if (root) {
         await root.loaded;
@@ -606,9 +645,11 @@ export class WorkspaceIndex implements Retriever {
   /** A single file outside every indexed folder: searched in memory, not stored. */
   private async indexLooseFile(abs: string, mtime: number, size: number): Promise<void> {
     if (size > this.settings().maxFileSize) throw invalid(`file is larger than askcode.maxFileSize: ${abs}`, 'paths');
-    const buf = await fs.readFile(abs);
-    if (!looksIndexable(buf)) throw invalid(`not a text file: ${abs}`, 'paths');
-    await this.chunkInto(path.dirname(abs), abs, path.basename(abs), buf.toString('utf8'), mtime, size);
+    let why: SkipReason | undefined;
+    // Outside every indexed folder, the file's own folder is the limit: a link out of it is refused.
+    const text = await this.readText(abs, (reason) => (why = reason), [...this.roots.keys(), path.dirname(abs)]);
+    if (text === null) throw invalid(`not indexed: ${abs} (${why ?? 'unreadable'})`, 'paths');
+    await this.chunkInto(path.dirname(abs), abs, path.basename(abs), text, mtime, size);
   }
 
   private async searchSeeds(query: string, seeds: { text: string; ext?: string }[], limit: number): Promise<Hit[]> {
@@ -700,14 +741,11 @@ export class WorkspaceIndex implements Retriever {
       ext = languageOfExt(frag.ext).ext;
     } else if (typeof p.path === 'string' && p.path) {
       file = path.resolve(p.path);
-      let buf: Buffer;
-      try {
-        buf = await fs.readFile(file);
-      } catch {
-        throw notFound(`path does not exist: ${p.path}`, 'path');
-      }
-      if (!looksIndexable(buf)) throw invalid(`not a text file: ${p.path}`, 'path');
-      const lines = buf.toString('utf8').split(/\r?\n/);
+      if (!(await fs.stat(file).catch(() => null))) throw notFound(`path does not exist: ${p.path}`, 'path');
+      let why: SkipReason | undefined;
+      const content = await this.readText(file, (reason) => (why = reason), [...this.roots.keys(), path.dirname(file)]);
+      if (content === null) throw invalid(`cannot save ${p.path}: ${why ?? 'unreadable'}`, 'path');
+      const lines = content.split(/\r?\n/);
       const s = p.startLine ?? 1;
       const e = p.endLine ?? lines.length;
       if (!Number.isInteger(s) || s < 1 || s > lines.length) throw invalid(`startLine must be between 1 and ${lines.length}`, 'startLine');
@@ -760,6 +798,7 @@ export class WorkspaceIndex implements Retriever {
         if (r) {
           for (const rel of r.files.keys()) this.engine.removeFile(path.join(old, rel));
           this.roots.delete(old);
+          this.skips.drop(old);
         }
       }
       this.workspaceFolders = next;
@@ -787,6 +826,8 @@ export class WorkspaceIndex implements Retriever {
         return;
       }
       if (typeof p.text !== 'string') throw invalid('text must be a string or null', 'text');
+      // Editor text under a path whose real place is outside the opened folders is not searched.
+      if ('outside' in (await locate([...this.roots.keys()], abs))) return;
       const rel = root ? path.relative(root.folder, abs).split(path.sep).join('/') : path.basename(abs);
       await this.chunkInto(root?.folder ?? path.dirname(abs), abs, rel, p.text, 0, p.text.length);
     });
