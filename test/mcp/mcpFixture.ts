@@ -5,6 +5,14 @@ import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { waitFor } from '../helpers/wait';
 
+/** A folder outside the served one, and a link to it inside: nothing may be read through the link. */
+export function linkOutside(root: string, repo: string): void {
+  const outside = path.join(root, 'outside');
+  fs.mkdirSync(outside, { recursive: true });
+  fs.writeFileSync(path.join(outside, 'secret.txt'), 'secret words\n');
+  fs.symlinkSync(outside, path.join(repo, 'outlink'));
+}
+
 export const TOOL_NAMES = ['ask', 'find_references', 'find_symbol', 'read_code', 'related_people', 'search_code'];
 
 export interface ToolResult {
@@ -109,7 +117,10 @@ export async function checkBadArguments(client: Client, fuzz = true): Promise<vo
     ['related_people', { path: '/etc/passwd' }, /outside the served folders/],
     ['related_people', { path: 'src/math.ts', startLine: 3, endLine: 1 }, /endLine/],
     ['read_code', { path: '../../../etc/passwd' }, /outside the served folders/],
-    ['read_code', { path: 'src/nope.ts' }, /nope|not found|no such/i],
+    ['read_code', { path: 'src/nope.ts' }, /no file or folder 'src\/nope\.ts'/],
+    ['read_code', { path: 'outlink/secret.txt' }, /outside the served folders/],
+    ['related_people', { path: 'outlink' }, /outside the served folders/],
+    ['search_code', { query: 'secret', paths: ['outlink'] }, /outside the served folders/],
     ['read_code', { path: 'src/math.ts', startLine: -1 }, /startLine/],
   ];
   for (const [name, args, why] of cases) {

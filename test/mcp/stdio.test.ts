@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { makeRepo } from '../bridge/bridgeFixture';
 import { ROOT, SHARED_MODELS } from '../helpers/worker';
-import { checkBadArguments, checkCancelled, checkConcurrent, checkEachTool, checkToolList, indexed, textOf, call } from './mcpFixture';
+import { linkOutside, checkBadArguments, checkCancelled, checkConcurrent, checkEachTool, checkToolList, indexed, textOf, call } from './mcpFixture';
 
 describe('MCP over stdio: askcode mcp with the SDK client', function () {
   this.timeout(120_000);
@@ -24,6 +24,7 @@ describe('MCP over stdio: askcode mcp with the SDK client', function () {
   before(async () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'askcode-mcp-'));
     repo = makeRepo(root);
+    linkOutside(root, repo);
     dataDir = path.join(root, 'data');
     const transport = new StdioClientTransport({
       command: process.execPath,

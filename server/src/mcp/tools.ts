@@ -3,15 +3,14 @@
  * arguments, calls one service operation, and encodes the result as text citing `path:lines`
  * plus structured content. Failures come back as `isError` results the agent can read.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { McpServer, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import type { Core } from '../core/core';
-import { AskcodeError, invalid, toAskcodeError } from '../core/errors';
+import { AskcodeError, invalid, notFound, toAskcodeError } from '../core/errors';
 import { QgptRelevance, QgptPersonsRelated } from '../protocol/qgpt';
 import { CodeRead, SymbolsFind, SymbolsReferences, type SymbolKind } from '../protocol/symbols';
-import { checkPathInside } from '../bridge/security';
+import { isWithin, locate } from '../core/safePath';
 import { askQuestion, askText } from './ask';
 import { cite, fence, relativeTo, result, snippetLine, snippetOf, toolError, type Snippet } from './render';
 
@@ -63,19 +62,20 @@ export function createMcpServer(core: Core, opts: McpFaceOptions): McpServer {
     }
   };
 
-  /** A path an agent gave (relative to a served folder, or absolute), held to the served folders. */
-  const inside = (p: string, field: string): string => {
+  /**
+   * A path an agent gave (relative to a served folder, or absolute), held to the served folders:
+   * its real path, links followed, must lie inside one (core/safePath.ts, as every read does).
+   */
+  const inside = async (p: string, field: string): Promise<string> => {
     const roots = folders();
     if (!roots.length) throw new AskcodeError('unavailable', 'askcode serves no folder: start it with one (askcode mcp <folder>)');
-    // Relative: to the first served folder that has it, else to the first one.
-    const abs = path.isAbsolute(p) ? path.resolve(p) : (roots.map((r) => path.resolve(r, p)).find((a) => fs.existsSync(a)) ?? path.resolve(roots[0]!, p));
-    try {
-      checkPathInside(abs, roots, field);
-    } catch (e) {
-      const err = toAskcodeError(e);
-      throw err.kind === 'forbidden' ? new AskcodeError('forbidden', `${field} '${p}' is outside the served folders (${roots.join(', ')})`, field) : err;
-    }
-    return abs;
+    const outside = () => new AskcodeError('forbidden', `${field} '${p}' is outside the served folders (${roots.join(', ')})`, field);
+    const found = await locate(roots, p);
+    if ('abs' in found) return found.abs;
+    if ('outside' in found) throw outside();
+    const named = path.isAbsolute(p) ? [path.resolve(p)] : roots.map((r) => path.resolve(r, p));
+    if (!named.some((a) => roots.some((r) => isWithin(path.resolve(r), a)))) throw outside();
+    throw notFound(`${field}: no file or folder '${p}' in the served folders`, field);
   };
 
   server.registerTool(
@@ -97,7 +97,7 @@ export function createMcpServer(core: Core, opts: McpFaceOptions): McpServer {
     },
     ({ query, paths, limit }, ctx) =>
       run(async () => {
-        const abs = paths?.map((p, i) => inside(p, `paths[${i}]`));
+        const abs = paths ? await Promise.all(paths.map((p, i) => inside(p, `paths[${i}]`))) : undefined;
         const out = await core.service.request(
           QgptRelevance,
           abs ? { query, paths: abs } : { query, options: { database: true } },
@@ -255,7 +255,7 @@ export function createMcpServer(core: Core, opts: McpFaceOptions): McpServer {
       run(async () => {
         if (args.endLine !== undefined && args.startLine === undefined) throw invalid('endLine needs a startLine', 'startLine');
         if (args.startLine !== undefined && args.endLine !== undefined && args.endLine < args.startLine) throw invalid('endLine is before startLine', 'endLine');
-        const abs = inside(args.path, 'path');
+        const abs = await inside(args.path, 'path');
         // The operation finds people for the places a conversation cites; one message citing this range is exactly that.
         const at = args.startLine !== undefined ? `:${args.startLine}-${args.endLine ?? args.startLine}` : '';
         const out = await core.service.request(
@@ -305,7 +305,7 @@ export function createMcpServer(core: Core, opts: McpFaceOptions): McpServer {
     (args, ctx) =>
       run(async () => {
         if (args.startLine !== undefined && args.endLine !== undefined && args.endLine < args.startLine) throw invalid('endLine is before startLine', 'endLine');
-        const abs = inside(args.path, 'path');
+        const abs = await inside(args.path, 'path');
         const out = await core.service.request(
           CodeRead,
           { path: abs, ...(args.startLine !== undefined ? { startLine: args.startLine } : {}), ...(args.endLine !== undefined ? { endLine: args.endLine } : {}) },
