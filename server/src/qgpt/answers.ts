@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { Service } from '../core/service';
 import type { CoreOptions } from '../core/options';
 import type { ChatMessage, ModelHub, Retriever, QuestionAnswerer } from '../core/interfaces';
-import { invalid } from '../core/errors';
+import { AskcodeError, invalid } from '../core/errors';
 import { QgptQuestion, QgptReprompt, QgptHints, QgptPersonsRelated } from '../protocol/qgpt';
 import { QgptStream } from '../protocol/stream';
 import { ConversationsList, ConversationsGet, ConversationsRename, ConversationsDelete, type ConversationMessageRecord } from '../protocol/workspace';
@@ -197,7 +197,9 @@ export class Answers implements QuestionAnswerer {
         .slice(-8)
         .reverse()
         .map((m) => ({ role: m.role === 'USER' ? 'user' : 'assistant', content: m.text }));
-    } catch {
+    } catch (e) {
+      // A damaged conversation is said so; only an unknown id starts a new one (clients may name theirs).
+      if (e instanceof AskcodeError && e.kind === 'conflict') throw e;
       return [];
     }
   }
