@@ -1,4 +1,5 @@
 import { AskcodeError } from '../core/errors';
+import { VERSION } from '../protocol/seeds';
 
 import { commands } from './registry';
 
@@ -9,7 +10,6 @@ import './ask';
 import './index';
 import './bench';
 
-const VERSION = process.env.ASKCODE_VERSION ?? '0.1.0';
 
 export function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

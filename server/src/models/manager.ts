@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import type { Notify } from '../core/service';
 import type { CoreOptions } from '../core/options';
+import type { CreateModelParams } from '../protocol/models';
 import type { ModelHub, Embedder, Generator, ChatMessage, GenerateOptions } from '../core/interfaces';
 import { cancelled, conflict, forbidden, invalid, notFound, offline, unavailable } from '../core/errors';
 import type { Model, Models, ModelDeleteCacheOutput, ModelDownloadProgressStatusEnum } from '../protocol/wire';
@@ -15,7 +16,7 @@ import { copyFiles, fetchFiles, type FileSpec } from './download';
 import { OnnxEmbedder } from './embedder';
 import { OnnxGenerator } from './onnxGenerator';
 import { DEFAULT_OLLAMA_URL, OllamaGenerator, OpenAIGenerator } from './endpointGenerators';
-import { seededOnly, sourceFromUnique, validateCreate, validateSource } from './validate';
+import { normalizeSource, seededOnly, sourceFromUnique } from './source';
 import { transformers } from './transformers';
 import { freeMemory } from './memory';
 
@@ -466,10 +467,10 @@ export class ModelManager implements ModelHub {
     return this.toWire(r);
   }
 
-  async createModel(params: unknown): Promise<Model> {
-    const p = validateCreate(params);
+  /** Registers a custom model; `p` passed the protocol's SeededModel schema. */
+  async createModel(p: CreateModelParams): Promise<Model> {
     const seeded = seededOnly(p);
-    const source = p.askcode?.source ? validateSource(p.askcode.source, 'askcode.source') : sourceFromUnique(seeded.unique);
+    const source = p.askcode?.source ? normalizeSource(p.askcode.source) : sourceFromUnique(seeded.unique);
     const field = p.askcode?.source ? 'askcode.source.path' : 'unique';
     let facts: FolderFacts | null = null;
     if (source?.kind === 'local') {

@@ -1,4 +1,5 @@
 import { request } from './base';
+import { z } from './schema';
 
 /**
  * The symbol index: definitions (classes, functions, methods, constants, types) and identifier
@@ -69,9 +70,16 @@ export interface CodeReadResult extends CodeLocation {
   totalLines: number;
 }
 
+const Limit = z.number().int().min(1).max(1000).optional();
+const SymbolKindSchema = z.enum(['class', 'interface', 'type', 'enum', 'function', 'method', 'constant', 'variable', 'module']);
+const Line = z.number().int().min(1).optional();
+
 /** Definitions matching a name, best first (exact name, then qualified suffix, then prefix). */
-export const SymbolsFind = request<SymbolsFindParams, { definitions: SymbolDefinition[] }>('askcode/symbols/find');
+export const SymbolsFind = request<SymbolsFindParams, { definitions: SymbolDefinition[] }>('askcode/symbols/find',
+  z.looseObject({ name: z.string().min(1), kind: SymbolKindSchema.optional(), limit: Limit }));
 /** Occurrences of a name outside its own definitions, call sites first. */
-export const SymbolsReferences = request<SymbolsReferencesParams, { references: SymbolReference[] }>('askcode/symbols/references');
+export const SymbolsReferences = request<SymbolsReferencesParams, { references: SymbolReference[] }>('askcode/symbols/references',
+  z.looseObject({ name: z.string().min(1), callsOnly: z.boolean().optional(), limit: Limit }));
 /** Lines of a file inside the workspace folders (never outside them, never a special file). */
-export const CodeRead = request<CodeReadParams, CodeReadResult>('askcode/code/read');
+export const CodeRead = request<CodeReadParams, CodeReadResult>('askcode/code/read',
+  z.looseObject({ path: z.string().min(1), startLine: Line, endLine: Line }));
