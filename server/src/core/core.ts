@@ -5,8 +5,6 @@ import { ModelManager } from '../models/manager';
 import { WorkspaceIndex } from '../index/workspaceIndex';
 import { Answers } from '../qgpt/answers';
 import { registerCode } from '../ops/code';
-import { registerConnector } from '../ops/connector';
-import { registerModelUpdate } from '../ops/modelUpdate';
 import { Conversations } from '../qgpt/conversations';
 import { StreamManager } from '../qgpt/stream';
 import { IndexProgressNotification } from '../protocol/workspace';
@@ -17,6 +15,8 @@ import { registerQgpt } from '../ops/qgpt';
 import { registerStream } from '../ops/stream';
 import { registerConversations } from '../ops/conversations';
 import { registerSymbols } from '../ops/symbols';
+import { registerConnector } from '../ops/connector';
+import { registerModelUpdate } from '../ops/modelUpdate';
 
 /** The core: the service with every operation registered, and the areas behind them. */
 export interface Core {
