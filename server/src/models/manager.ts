@@ -15,7 +15,7 @@ import { copyFiles, fetchFiles, type FileSpec } from './download';
 import { OnnxEmbedder } from './embedder';
 import { OnnxGenerator } from './onnxGenerator';
 import { DEFAULT_OLLAMA_URL, OllamaGenerator, OpenAIGenerator } from './endpointGenerators';
-import { modelIdParam, seededOnly, sourceFromUnique, validateCreate, validateSource } from './validate';
+import { seededOnly, sourceFromUnique, validateCreate, validateSource } from './validate';
 import { transformers } from './transformers';
 import { freeMemory } from './memory';
 import { apiKeyLookup, checkCreateSecrets, createdVia, type CreatedVia } from './secretPolicy';
