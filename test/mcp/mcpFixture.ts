@@ -86,8 +86,10 @@ export async function checkEachTool(client: Client): Promise<void> {
 
   const p = await call(client, 'related_people', { path: 'src/greet.py', startLine: 1, endLine: 3 });
   assert.ok(!p.isError, textOf(p));
-  const people = p.structuredContent!.people as { name: string; email?: string; files: string[] }[];
+  const people = p.structuredContent!.people as { name: string; email?: string; files: string[]; lines: number }[];
   assert.deepEqual(people.map((x) => x.email), ['grace@example.com']);
+  const two = await call(client, 'related_people', { path: 'src/greet.py', startLine: 2, endLine: 3 });
+  assert.deepEqual((two.structuredContent!.people as { lines: number }[]).map((x) => x.lines), [2], 'only the lines asked about are counted');
   assert.deepEqual(people[0]!.files, ['src/greet.py']);
   assert.match(textOf(p), /Grace Hopper <grace@example\.com>/);
   assert.match(textOf(p), /src\/greet\.py:1-3/);
