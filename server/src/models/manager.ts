@@ -21,6 +21,7 @@ import { transformers } from './transformers';
 import { freeMemory } from './memory';
 import { apiKeyLookup, checkCreateSecrets, createdVia, type CreatedVia } from './secretPolicy';
 import { applyUpdate, bumpScore, incrementOf } from './update';
+import type { SeededScoreIncrement } from '../protocol/models';
 
 /** A custom model registered as a bare label (as the SDK's own example does): a state conflict, not an outage. */
 const noSource = (name: string, what: 'load' | 'download') =>
@@ -476,7 +477,7 @@ export class ModelManager implements ModelHub {
     const next = await this.registry.mutate((recs) => {
       const rec = recs.get(id);
       if (!rec) throw notFound(`no model with id ${id}`, 'id');
-      const updated = applyUpdate(rec, input as Model, [...recs.values()]);
+      const updated = applyUpdate(rec, input, [...recs.values()]);
       recs.set(id, updated);
       return updated;
     });
