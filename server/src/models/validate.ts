@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { invalid } from '../core/errors';
 import { MODEL_TYPES, MODEL_USAGES, type SeededModel } from '../protocol/wire';
 import type { CreateModelParams, ModelSource } from '../protocol/models';
+import { knownModelFields } from './knownFields';
 
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const describe = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
@@ -151,8 +152,7 @@ export function sourceFromUnique(unique: string | undefined): ModelSource | unde
   return validateSource({ kind: 'openai', model: name, baseUrl: url }, 'unique');
 }
 
+/** The SeededModel fields of a create, and no other (askcode's own, `id`, computed facts, unknown keys). */
 export function seededOnly(p: CreateModelParams): SeededModel {
-  const { askcode: _a, ...rest } = p as CreateModelParams & Record<string, unknown>;
-  for (const k of ['id', 'loaded', 'downloading', 'score']) delete (rest as Record<string, unknown>)[k];
-  return rest as SeededModel;
+  return knownModelFields(p as unknown as Record<string, unknown>);
 }
