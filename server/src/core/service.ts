@@ -17,6 +17,9 @@ export interface CallContext {
   origin: CallOrigin;
 }
 
+/** Sends a notification to every connection (what an area is handed instead of the service). */
+export type Notify = <P>(def: NotificationDef<P>, params: P) => void;
+
 export type Handler<P, R> = (params: P, ctx: CallContext) => Promise<R> | R;
 
 /**
@@ -36,10 +39,6 @@ export class Service {
 
   has(method: string): boolean {
     return this.handlers.has(method);
-  }
-
-  methods(): string[] {
-    return [...this.handlers.keys()];
   }
 
   /** Calls a method by its typed definition. */

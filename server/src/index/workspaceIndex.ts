@@ -2,25 +2,33 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Table } from '@lancedb/lancedb';
-import type { Service } from '../core/service';
 import type { CoreOptions } from '../core/options';
-import type { ModelHub, Retriever, QuestionAnswerer, Snippet, Embedder } from '../core/interfaces';
-import type { QGPTRelevanceInput, RelevantQGPTSeed } from '../protocol/wire';
-import {
-  WorkspaceSetFolders, WorkspaceFileEvents, WorkspaceBuffer, IndexProgressNotification, IndexStatus, IndexRebuild,
-  IndexPause, IndexResume, AssetsSave, AssetsList, AssetsDelete,
-  type IndexProgress, type IndexState, type FileEvent, type AssetSummary, type SaveAssetParams,
-} from '../protocol/workspace';
+import type { ModelHub, Retriever, Snippet, Embedder } from '../core/interfaces';
+import type { IndexProgress, IndexState, FileEvent, AssetSummary } from '../protocol/workspace';
 import { invalid, notFound } from '../core/errors';
 import { IndexStore, sqlString, type ChunkRow, type AssetRow } from './store';
 import { SearchEngine, type ChunkRecord, type Hit, type RankParams } from './searchEngine';
-import { chunkText } from './chunker';
+import { chunkText, parseText } from './chunker';
+import { SymbolIndex, extractDefinitions, findReferences, type FileSymbol, type FoundSymbol } from './symbols';
+import { terms } from './tokens';
+import type { SymbolKind, SymbolReference } from '../protocol/symbols';
 import { languageOf, languageOfExt, isCode } from './languages';
 import { walk, unindexableReason, skippedByName, DEFAULT_MAX_FILE_SIZE } from './walker';
 import { locate, readInside, type SkipReason } from '../core/safePath';
 import { decodeText } from './decode';
 import { Skips } from './skips';
-import { registerRelevance, validateRelevance, hitToSeed, fragmentOf, type Space } from './relevance';
+
+/** Exactly one query space per search. */
+export type Space =
+  | { kind: 'paths'; paths: string[] }
+  | { kind: 'seeds'; seeds: { text: string; ext?: string }[] }
+  | { kind: 'assets'; ids: string[] }
+  | { kind: 'database' };
+
+/** What to save as an asset: a fragment of text, or lines of a file. */
+export type AssetSource =
+  | { name?: string; fragment: { text: string; ext?: string } }
+  | { name?: string; path: string; startLine?: number; endLine?: number };
 
 interface Root {
   folder: string;
@@ -47,9 +55,12 @@ function chunkId(scope: string, rel: string, start: number, hash: string): strin
  * in-memory BM25 engine (answers at once), and fills in embeddings behind it.
  */
 export class WorkspaceIndex implements Retriever {
-  private answerer?: QuestionAnswerer;
   private store?: IndexStore;
   private readonly engine = new SearchEngine();
+  /** Definitions of the indexed files, replaced and dropped with them. */
+  readonly symbols = new SymbolIndex();
+  /** Symbol rebuilds from stored chunks (at start) still running. */
+  private symbolLoads: Promise<void>[] = [];
   private readonly roots = new Map<string, Root>();
   private workspaceFolders: string[];
   private readonly ephemeral = new Map<string, Snippet>();
@@ -81,22 +92,18 @@ export class WorkspaceIndex implements Retriever {
   /** Benchmarks only: embed at most this many chunks per run (a sample of the throughput). */
   embedLimit = Infinity;
 
-  private constructor(readonly options: CoreOptions, readonly service: Service, readonly hub: ModelHub) {
+  private constructor(readonly options: CoreOptions, readonly hub: ModelHub, private readonly onProgress: (p: IndexProgress) => void) {
     this.workspaceFolders = options.folders.map((f) => path.resolve(f));
     this.skips = new Skips(options.log);
+    this.engine.onFileRemoved = (key) => this.symbols.removeFile(key);
     this.opened = this.open();
     this.opened.catch((e) => options.log.error(`index failed to open: ${String(e)}`));
   }
 
-  static async create(options: CoreOptions, service: Service, hub: ModelHub): Promise<WorkspaceIndex> {
-    const index = new WorkspaceIndex(options, service, hub);
-    index.register();
+  static async create(options: CoreOptions, hub: ModelHub, onProgress: (p: IndexProgress) => void = () => {}): Promise<WorkspaceIndex> {
+    const index = new WorkspaceIndex(options, hub, onProgress);
     if (options.autoIndex) void index.opened.then(() => index.indexAll()).catch(() => {});
     return index;
-  }
-
-  setAnswerer(a: QuestionAnswerer): void {
-    this.answerer = a;
   }
 
   folders(): string[] {
@@ -147,11 +154,48 @@ export class WorkspaceIndex implements Retriever {
         this.engine.setFile(path.join(folder, rel), rel, list.map((row) => this.recordOf(folder, row)));
       }
       this.progress.chunks = this.engine.chunkCount;
+      // Definitions are not stored: they are re-read from the stored chunks behind the load.
+      const rebuild = this.rebuildSymbols(folder, byPath);
+      this.symbolLoads.push(rebuild);
+      void rebuild.finally(() => (this.symbolLoads = this.symbolLoads.filter((p) => p !== rebuild)));
     })();
     root.table.catch(() => {});
     root.loaded.catch((e) => this.log.error(`index of ${folder} failed to load: ${String(e)}`));
     this.roots.set(folder, root);
     return root;
+  }
+
+  /**
+   * Re-parses each stored file's text (its chunks cover every line) for its definitions: on vite
+   * this costs the figure `bench index` prints as "symbols rebuilt", and runs behind the load
+   * (queries wait for it only when they need symbols).
+   */
+  private async rebuildSymbols(folder: string, byPath: Map<string, ChunkRow[]>): Promise<void> {
+    const t0 = Date.now();
+    let n = 0;
+    for (const [rel, list] of byPath) {
+      if (this.disposed) return;
+      const lang = languageOf(rel);
+      if (!lang.grammar) continue;
+      const key = path.join(folder, rel);
+      const lines: string[] = [];
+      for (const row of list) {
+        while (lines.length < row.start - 1) lines.push('');
+        lines.push(...row.text.split('\n'));
+      }
+      let defs: FileSymbol[] = [];
+      await parseText(lines.join('\n'), lang, (root, ls) => (defs = extractDefinitions(root, ls)));
+      // The file may have been re-indexed (with its own definitions) while this ran.
+      if (this.engine.chunksOf(key)[0]?.hash === list[0]?.hash) this.symbols.setFile(key, rel, lang.id, defs);
+      if (++n % 50 === 0) await new Promise((r) => setImmediate(r));
+    }
+    if (n) this.log.info(`symbols of ${folder}: ${this.symbols.size} definitions from ${n} stored files in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }
+
+  /** Resolves once the symbol index covers every loaded file. */
+  async symbolsReady(): Promise<void> {
+    await this.opened;
+    while (this.symbolLoads.length) await Promise.all(this.symbolLoads);
   }
 
   private recordOf(folder: string, row: ChunkRow): ChunkRecord {
@@ -309,8 +353,9 @@ export class WorkspaceIndex implements Retriever {
   private async chunkInto(scope: string, key: string, rel: string, text: string, mtime: number, size: number): Promise<ChunkRow[]> {
     const lang = languageOf(rel);
     let chunks;
+    let defs: FileSymbol[] = [];
     try {
-      chunks = await chunkText(text, lang);
+      chunks = await chunkText(text, lang, (root, lines) => (defs = extractDefinitions(root, lines)));
     } catch (e) {
       this.log.warn(`could not chunk ${rel}: ${String(e)}`);
       return [];
@@ -330,6 +375,7 @@ export class WorkspaceIndex implements Retriever {
       size,
     }));
     this.engine.setFile(key, rel, rows.map((r) => ({ ...this.recordOf(scope, r), file: key })));
+    if (rows.length) this.symbols.setFile(key, rel, lang.id, defs);
     return rows;
   }
 
@@ -570,21 +616,16 @@ export class WorkspaceIndex implements Retriever {
     const now = Date.now();
     if (!force && now - this.lastProgress < PROGRESS_EVERY_MS) return;
     this.lastProgress = now;
-    this.service.broadcast(IndexProgressNotification, this.status());
+    this.onProgress(this.status());
   }
 
   // ---- Retriever ------------------------------------------------------------------------
-
-  async relevance(input: QGPTRelevanceInput, signal?: AbortSignal): Promise<RelevantQGPTSeed[]> {
-    const { query, space } = validateRelevance(input);
-    return (await this.search(query, space, signal)).map((h) => hitToSeed(h, this.assetOf(h.chunk)));
-  }
 
   private assetOf(c: ChunkRecord): string | undefined {
     return c.file.startsWith('asset:') ? c.file.slice(6) : undefined;
   }
 
-  /** The hits for a validated query space (also what the benchmarks call). */
+  /** The hits for a query over one space, best first. */
   async search(query: string, space: Space, signal?: AbortSignal, limit = 20): Promise<Hit[]> {
     await this.opened;
     if (space.kind === 'seeds') return this.searchSeeds(query, space.seeds, limit);
@@ -680,7 +721,8 @@ export class WorkspaceIndex implements Retriever {
     this.ephemeral.set(c.id, { id: c.id, path: p ?? c.rel, startLine: c.startLine, endLine: c.endLine, text: c.text, language: c.language, symbol: c.symbol });
   }
 
-  async getSnippet(id: string): Promise<Snippet | null> {
+  /** A chunk returned by an earlier search (or a saved asset), by id: what `qgpt/question` quotes when sent only ids. */
+  async snippet(id: string): Promise<Snippet | null> {
     await this.opened.catch(() => {});
     const c = this.engine.chunk(id);
     if (c) {
@@ -712,6 +754,28 @@ export class WorkspaceIndex implements Retriever {
     return out;
   }
 
+  // ---- symbols ---------------------------------------------------------------------------
+
+  /** Definitions matching a name, best first (SymbolsFind). */
+  async findSymbols(name: string, opts: { kind?: SymbolKind; limit?: number } = {}): Promise<FoundSymbol[]> {
+    await this.symbolsReady();
+    return this.symbols.find(name, opts);
+  }
+
+  /** Occurrences of a name outside its definitions, call sites first (SymbolsReferences). */
+  async findReferences(name: string, opts: { callsOnly?: boolean; limit?: number } = {}): Promise<SymbolReference[]> {
+    await this.symbolsReady();
+    return findReferences(name, this.referencePieces(name), this.symbols, opts);
+  }
+
+  /** The chunks that can hold a name: those with its whole-identifier term, else with its one word. */
+  private *referencePieces(name: string): IterableIterator<ChunkRecord> {
+    const plain = name.trim().replace(/::|#/g, '.').replace(/\(\)$/, '').split('.').filter(Boolean).pop() ?? '';
+    const ts = terms(plain);
+    const term = ts.find((t) => t.startsWith('=')) ?? (ts.length === 1 ? ts[0] : undefined);
+    for (const c of this.engine.chunksWithTerm(term)) if (c.code && !c.file.startsWith('asset:')) yield c;
+  }
+
   // ---- assets ----------------------------------------------------------------------------
 
   private async engineAddAsset(a: AssetRow): Promise<void> {
@@ -729,18 +793,16 @@ export class WorkspaceIndex implements Retriever {
     return { id: a.id, name: a.name, path: a.path || undefined, language: a.lang, created: a.created, preview: a.text.slice(0, 200) };
   }
 
-  async saveAsset(p: SaveAssetParams): Promise<AssetSummary> {
+  async saveAsset(p: AssetSource): Promise<AssetSummary> {
     await this.opened;
-    if (!p || typeof p !== 'object') throw invalid('params must be an object with a seed or a path', 'params');
     let text: string;
     let ext: string;
     let file = '';
     let start = 1;
-    if (p.seed !== undefined) {
-      const frag = fragmentOf(p.seed, 'seed');
-      text = frag.text;
-      ext = languageOfExt(frag.ext).ext;
-    } else if (typeof p.path === 'string' && p.path) {
+    if ('fragment' in p) {
+      text = p.fragment.text;
+      ext = languageOfExt(p.fragment.ext).ext;
+    } else {
       file = path.resolve(p.path);
       if (!(await fs.stat(file).catch(() => null))) throw notFound(`path does not exist: ${p.path}`, 'path');
       let why: SkipReason | undefined;
@@ -754,10 +816,8 @@ export class WorkspaceIndex implements Retriever {
       text = lines.slice(s - 1, e).join('\n');
       start = s;
       ext = languageOf(file).ext;
-    } else {
-      throw invalid('give a seed (with a fragment) or a path to save', 'seed');
     }
-    if (!text.trim()) throw invalid('the selection is empty', p.seed ? 'seed' : 'path');
+    if (!text.trim()) throw invalid('the selection is empty', 'fragment' in p ? 'seed' : 'path');
     const name = typeof p.name === 'string' && p.name.trim() ? p.name.trim().slice(0, 200) : file ? `${path.basename(file)}:${start}` : text.split('\n')[0]!.trim().slice(0, 60);
     const row: AssetRow = {
       id: randomUUID(), name, path: file, lang: (file ? languageOf(file) : languageOfExt(ext)).id, ext, start,
@@ -770,106 +830,90 @@ export class WorkspaceIndex implements Retriever {
     return this.summary(row);
   }
 
-  async deleteAsset(id: unknown): Promise<void> {
+  async deleteAsset(id: string): Promise<void> {
     await this.opened;
-    if (typeof id !== 'string' || !id) throw invalid('id must be a non-empty string', 'id');
     if (!this.assets.has(id)) throw notFound(`no saved asset with id ${id}`, 'id');
     await (await this.assetsTable!).delete(`id = ${sqlString(id)}`);
     this.assets.delete(id);
     this.engine.removeFile('asset:' + id);
   }
 
-  // ---- protocol ---------------------------------------------------------------------------
+  async listAssets(): Promise<AssetSummary[]> {
+    await this.opened;
+    return [...this.assets.values()].sort((a, b) => (a.created < b.created ? 1 : -1)).map((a) => this.summary(a));
+  }
 
-  private register(): void {
-    const s = this.service;
-    s.register(WorkspaceSetFolders, async (p) => {
-      if (!p || !Array.isArray(p.folders) || p.folders.some((f) => typeof f !== 'string' || !f)) {
-        throw invalid('folders must be an array of folder paths', 'folders');
+  // ---- the workspace ------------------------------------------------------------------------
+
+  /** The folders to index: dropped ones leave the index, new ones are indexed in the background. */
+  async setFolders(folders: string[]): Promise<void> {
+    await this.opened;
+    const next = folders.map((f) => path.resolve(f));
+    for (const [i, f] of next.entries()) {
+      const st = await fs.stat(f).catch(() => null);
+      if (!st?.isDirectory()) throw notFound(`folder does not exist: ${folders[i]}`, `folders[${i}]`);
+    }
+    for (const old of this.workspaceFolders) {
+      if (next.includes(old)) continue;
+      const r = this.roots.get(old);
+      if (r) {
+        for (const rel of r.files.keys()) this.engine.removeFile(path.join(old, rel));
+        this.roots.delete(old);
+        this.skips.drop(old);
       }
-      await this.opened;
-      const next = p.folders.map((f) => path.resolve(f));
-      for (const [i, f] of next.entries()) {
-        const st = await fs.stat(f).catch(() => null);
-        if (!st?.isDirectory()) throw notFound(`folder does not exist: ${p.folders[i]}`, `folders[${i}]`);
-      }
-      for (const old of this.workspaceFolders) {
-        if (next.includes(old)) continue;
-        const r = this.roots.get(old);
-        if (r) {
-          for (const rel of r.files.keys()) this.engine.removeFile(path.join(old, rel));
-          this.roots.delete(old);
-          this.skips.drop(old);
-        }
-      }
-      this.workspaceFolders = next;
-      for (const f of next) void this.indexRoot(this.root(f, true)).catch(() => {});
-      return null;
-    });
-    s.register(WorkspaceFileEvents, async (p) => {
-      if (!p || !Array.isArray(p.events)) throw invalid('events must be an array', 'events');
-      await this.opened;
-      for (const ev of p.events) {
-        if (!ev || typeof ev.path !== 'string' || !['created', 'changed', 'deleted', 'renamed'].includes(ev.type)) continue;
-        if (ev.type === 'renamed' && typeof ev.oldPath !== 'string') continue;
-        await this.enqueue(() => this.applyEvent(ev));
-      }
-      this.startEmbedding();
-    });
-    s.register(WorkspaceBuffer, async (p) => {
-      if (!p || typeof p.path !== 'string') throw invalid('path must be a string', 'path');
-      await this.opened;
-      const abs = path.resolve(p.path);
-      const root = this.rootOf(abs);
-      if (p.text === null || p.text === undefined) {
-        if (root) await this.enqueue(() => this.applyEvent({ type: 'changed', path: abs }));
-        else this.engine.removeFile(abs);
-        return;
-      }
-      if (typeof p.text !== 'string') throw invalid('text must be a string or null', 'text');
-      // Editor text under a path whose real place is outside the opened folders is not searched.
-      if ('outside' in (await locate([...this.roots.keys()], abs))) return;
-      const rel = root ? path.relative(root.folder, abs).split(path.sep).join('/') : path.basename(abs);
-      await this.chunkInto(root?.folder ?? path.dirname(abs), abs, rel, p.text, 0, p.text.length);
-    });
-    s.register(IndexStatus, async () => {
-      await this.opened;
-      return this.status();
-    });
-    s.register(IndexRebuild, async () => {
-      await this.opened;
-      for (const r of this.roots.values()) {
-        await this.enqueue(async () => {
-          for (const rel of r.files.keys()) this.engine.removeFile(path.join(r.folder, rel));
-          r.files.clear();
-          await (await r.table).delete('true');
-        });
-        void this.indexRoot(r).catch(() => {});
-      }
-      return null;
-    });
-    s.register(IndexPause, async () => {
-      this.paused = true;
-      this.emitProgress(true);
-      return this.status();
-    });
-    s.register(IndexResume, async () => {
-      this.paused = false;
-      for (const w of this.resumeWaiters.splice(0)) w();
-      if (this.state === 'paused') this.state = 'indexing';
-      this.emitProgress(true);
-      return this.status();
-    });
-    s.register(AssetsSave, (p) => this.saveAsset(p));
-    s.register(AssetsList, async () => {
-      await this.opened;
-      return [...this.assets.values()].sort((a, b) => (a.created < b.created ? 1 : -1)).map((a) => this.summary(a));
-    });
-    s.register(AssetsDelete, async (p) => {
-      await this.deleteAsset(p?.id);
-      return null;
-    });
-    registerRelevance(s, this, () => this.answerer);
+    }
+    this.workspaceFolders = next;
+    for (const f of next) void this.indexRoot(this.root(f, true)).catch(() => {});
+  }
+
+  /** File events from the editor, applied in order without a rebuild. */
+  async fileEvents(events: FileEvent[]): Promise<void> {
+    await this.opened;
+    for (const ev of events) await this.enqueue(() => this.applyEvent(ev));
+    this.startEmbedding();
+  }
+
+  /** Unsaved contents of an open file (`null`: closed or saved, the disk is the truth again). */
+  async buffer(file: string, text: string | null): Promise<void> {
+    await this.opened;
+    const abs = path.resolve(file);
+    const root = this.rootOf(abs);
+    if (text === null) {
+      if (root) await this.enqueue(() => this.applyEvent({ type: 'changed', path: abs }));
+      else this.engine.removeFile(abs);
+      return;
+    }
+    // Editor text under a path whose real place is outside the opened folders is not searched.
+    if ('outside' in (await locate([...this.roots.keys()], abs))) return;
+    const rel = root ? path.relative(root.folder, abs).split(path.sep).join('/') : path.basename(abs);
+    await this.chunkInto(root?.folder ?? path.dirname(abs), abs, rel, text, 0, text.length);
+  }
+
+  /** Drops every stored chunk and indexes each folder again (in the background). */
+  async rebuild(): Promise<void> {
+    await this.opened;
+    for (const r of this.roots.values()) {
+      await this.enqueue(async () => {
+        for (const rel of r.files.keys()) this.engine.removeFile(path.join(r.folder, rel));
+        r.files.clear();
+        await (await r.table).delete('true');
+      });
+      void this.indexRoot(r).catch(() => {});
+    }
+  }
+
+  pause(): IndexProgress {
+    this.paused = true;
+    this.emitProgress(true);
+    return this.status();
+  }
+
+  resume(): IndexProgress {
+    this.paused = false;
+    for (const w of this.resumeWaiters.splice(0)) w();
+    if (this.state === 'paused') this.state = 'indexing';
+    this.emitProgress(true);
+    return this.status();
   }
 
   async dispose(): Promise<void> {
