@@ -4,6 +4,7 @@ import type { CoreOptions } from './options';
 import { ModelManager } from '../models/manager';
 import { WorkspaceIndex } from '../index/workspaceIndex';
 import { Answers } from '../qgpt/answers';
+import { registerCode } from '../ops/code';
 import { Conversations } from '../qgpt/conversations';
 import { StreamManager } from '../qgpt/stream';
 import { IndexProgressNotification } from '../protocol/workspace';
@@ -13,6 +14,7 @@ import { registerAssets } from '../ops/assets';
 import { registerQgpt } from '../ops/qgpt';
 import { registerStream } from '../ops/stream';
 import { registerConversations } from '../ops/conversations';
+import { registerSymbols } from '../ops/symbols';
 
 /** The core: the service with every operation registered, and the areas behind them. */
 export interface Core {
@@ -46,6 +48,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   registerQgpt(service, { index, answers });
   registerStream(service, { index, answers, conversations, streams });
   registerConversations(service, { conversations });
+  registerCode(service, { folders: () => index.folders() });
+  registerSymbols(service, { index });
 
   let disposed: Promise<void> | undefined;
   return {

@@ -19,6 +19,7 @@ import { DEFAULT_OLLAMA_URL, OllamaGenerator, OpenAIGenerator } from './endpoint
 import { normalizeSource, seededOnly, sourceFromUnique } from './source';
 import { transformers } from './transformers';
 import { freeMemory } from './memory';
+import { apiKeyLookup, checkCreateSecrets, createdVia, type CreatedVia } from './secretPolicy';
 
 type Loaded = OnnxEmbedder | OnnxGenerator;
 
@@ -298,13 +299,7 @@ export class ModelManager implements ModelHub {
     const src = r.source;
     if (src?.kind === 'ollama') return new OllamaGenerator(r.model.id, src.name, src.baseUrl ?? DEFAULT_OLLAMA_URL, context);
     if (src?.kind === 'openai') {
-      // A named environment variable is read where the model runs (the worker's environment);
-      // a named secret comes from the secret store (VS Code SecretStorage via the client).
-      const apiKey = async (): Promise<string | null> => {
-        if (src.apiKeyEnv && process.env[src.apiKeyEnv]) return process.env[src.apiKeyEnv]!;
-        const name = src.apiKeySecret ?? src.apiKeyEnv ?? 'OPENAI_API_KEY';
-        return (await this.options.secrets?.(name)) ?? process.env[name] ?? null;
-      };
+      const apiKey = apiKeyLookup(src, r.createdVia ?? 'user', this.options);
       return new OpenAIGenerator(r.model.id, src.model, src.baseUrl, context, apiKey);
     }
     if (!r.folder && src?.kind !== 'local') {
@@ -468,10 +463,11 @@ export class ModelManager implements ModelHub {
   }
 
   /** Registers a custom model; `p` passed the protocol's SeededModel schema. */
-  async createModel(p: CreateModelParams): Promise<Model> {
+  async createModel(p: CreateModelParams, via: CreatedVia): Promise<Model> {
     const seeded = seededOnly(p);
     const source = p.askcode?.source ? normalizeSource(p.askcode.source) : sourceFromUnique(seeded.unique);
     const field = p.askcode?.source ? 'askcode.source.path' : 'unique';
+    checkCreateSecrets(source, via, this.options, p.askcode?.source ? 'askcode.source' : 'unique');
     let facts: FolderFacts | null = null;
     if (source?.kind === 'local') {
       facts = await inspectFolder(source.path);
@@ -491,6 +487,7 @@ export class ModelManager implements ModelHub {
     const record: ModelRecord = {
       model,
       origin: 'custom',
+      ...(via === 'bridge' ? { createdVia: 'bridge' as const } : {}),
       ...(source ? { source } : {}),
       ...(facts ? { folder: `custom--${id}`, dtype: facts.dtype } : {}),
     };

@@ -17,7 +17,12 @@ export interface IndexProgress {
   /** true when no embedding model is available: relevance runs on BM25 alone. */
   bm25Only: boolean;
   message?: string;
+  /** Files not indexed, by reason (absent when none): counted apart from `files`. */
+  skipped?: Partial<Record<SkipReason, number>>;
 }
+
+/** Why a file was not indexed: see `server/src/core/safePath.ts`. */
+export type SkipReason = 'outside' | 'special' | 'unreadable' | 'too_large' | 'binary' | 'minified' | 'encoding';
 
 export interface WorkspaceFoldersParams { folders: string[] }
 
@@ -91,7 +96,11 @@ export const SettingsSchema = z.looseObject({
   maxFileSize: z.number().positive().optional(),
   defaultModel: z.string().optional(),
   embeddingModel: z.string().optional(),
-  bridge: z.looseObject({ enabled: z.boolean(), port: z.number().int().min(0).max(65535).optional() }).optional(),
+  bridge: z.looseObject({
+    enabled: z.boolean(),
+    port: z.number().int().min(0).max(65535).optional(),
+    allowedSecrets: z.array(z.string().min(1), { error: 'must be a list of environment variable or secret names' }).optional(),
+  }).optional(),
 }).nullable();
 
 /** Set the workspace folders to index (the client sends them at start and on change). */
@@ -141,7 +150,8 @@ export interface WorkerSettings {
   defaultModel?: string;
   embeddingModel?: string;
   /** `askcode.bridge.*`: the worker (never the extension host) serves the loopback bridge. */
-  bridge?: { enabled: boolean; port?: number };
+  /** `allowedSecrets`: the env variables / stored secrets a model created over the bridge may use. */
+  bridge?: { enabled: boolean; port?: number; allowedSecrets?: string[] };
 }
 /** The user's settings, applied without a restart (a changed exclude list or size limit re-walks the folders). */
 export const SettingsChanged = notification<WorkerSettings>('askcode/settings', SettingsSchema, { field: 'settings', expected: 'an object' });
