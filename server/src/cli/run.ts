@@ -9,6 +9,7 @@ import './serve';
 import './ask';
 import './index';
 import './bench';
+import './mcp';
 
 
 export function helpText(): string {

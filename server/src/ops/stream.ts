@@ -4,7 +4,7 @@ import type { Conversations } from '../qgpt/conversations';
 import type { StreamManager, StreamRequest } from '../qgpt/stream';
 import type { AnswerRun } from '../qgpt/answerer';
 import type { Passage } from '../qgpt/seeds';
-import { invalid } from '../core/errors';
+import { AskcodeError, invalid } from '../core/errors';
 import { QgptStream } from '../protocol/stream';
 import type { ConversationMessageRecord } from '../protocol/workspace';
 import { QgptQuestion, QgptRelevance, type QuestionInputSchema } from '../protocol/qgpt';
@@ -35,7 +35,9 @@ async function history(deps: StreamDeps, conversation: string): Promise<ChatMess
       .slice(-8)
       .reverse()
       .map((m) => ({ role: m.role === 'USER' ? 'user' : 'assistant', content: m.text }));
-  } catch {
+  } catch (e) {
+    // A damaged conversation is said so; only an unknown id starts a new one (clients may name theirs).
+    if (e instanceof AskcodeError && e.kind === 'conflict') throw e;
     return [];
   }
 }
