@@ -87,6 +87,7 @@ export class WorkspaceIndex implements Retriever {
   private constructor(readonly options: CoreOptions, readonly service: Service, readonly hub: ModelHub) {
     this.workspaceFolders = options.folders.map((f) => path.resolve(f));
     this.engine.onFileRemoved = (key) => this.symbols.removeFile(key);
+    this.engine.symbols = this.symbols;
     this.opened = this.open();
     this.opened.catch((e) => options.log.error(`index failed to open: ${String(e)}`));
   }
@@ -609,6 +610,8 @@ export class WorkspaceIndex implements Retriever {
       filter = (k) => keys.has(k);
     }
     const queryVector = await this.queryVector(query, signal);
+    // Only right after start, while definitions are re-read from the stored chunks.
+    await this.symbolsReady();
     return this.engine.search(query, { limit, filter, queryVector, params: this.rankParams }).hits;
   }
 
