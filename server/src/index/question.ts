@@ -78,6 +78,9 @@ const ASKS_FOR_TESTS = /\b(tested|tests? (?:for|of|that cover|covering)|test cas
 /** `Flask.run`, `app.config.from_prefixed_env()` — but not a file name (`config.py`). */
 const DOTTED_NAME = /(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?(?![A-Za-z0-9_.])/g;
 const FILE_EXT = /\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|c|h|cc|cpp|hpp|cs|rb|php|md|rst|txt|json|toml|ya?ml|cfg|ini|html|css)$/i;
+/** What makes a Capitalised word a class name: the noun after it, or a question about where it is defined. */
+const CLASS_NOUN = /^\s+(class|type|interface|enum|exception|error|object|struct|trait|protocol|model)\b/i;
+const ASKS_DEFINITION = /\b(defined|declared|implemented|located)\b|\bwhere (?:is|are|does) (?:the )?[A-Z]/;
 /** A plain Capitalised word counts only away from the start of a sentence. */
 const CAPITALISED = /^[A-Z][a-z0-9]+$/;
 
@@ -101,10 +104,12 @@ export function analyzeQuestion(text: string): QuestionInfo {
   for (const m of prose.matchAll(CODE_SHAPED)) {
     const w = m[0];
     if (CAPITALISED.test(w)) {
-      // "Where is the Rational class…": a Capitalised word mid-sentence may be a class name.
+      // "Where is the Rational class…": a Capitalised word mid-sentence may be a class name, when
+      // the question says so; "the Flask application instance" names the project, not its class.
       const before = prose.slice(0, m.index).trimEnd();
       if (!before || /[.!?:]$/.test(before)) continue;
-      add(w, false);
+      const after = prose.slice(m.index! + w.length);
+      if (CLASS_NOUN.test(after) || ASKS_DEFINITION.test(prose)) add(w, false);
     } else {
       add(w, true);
     }
