@@ -249,6 +249,7 @@ export class WorkspaceIndex implements Retriever {
       const q = this.queue;
       await q;
       await this.embedRun;
+      await Promise.all(this.symbolLoads);
       if (q === this.queue) return;
     }
   }
@@ -643,8 +644,8 @@ export class WorkspaceIndex implements Retriever {
       filter = (k) => keys.has(k);
     }
     const queryVector = await this.queryVector(query, signal);
-    // Only right after start, while definitions are re-read from the stored chunks.
-    await this.symbolsReady();
+    // Right after start, definitions are still being re-read from the stored chunks: relevance does
+    // not wait for them (the first question on a big repository would), it ranks without them.
     return this.engine.search(query, { limit, filter, queryVector, params: this.rankParams }).hits;
   }
 
