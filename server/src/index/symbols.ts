@@ -9,6 +9,8 @@ import { terms } from './tokens';
  * their enclosing definitions, kept in memory per file and replaced with the file. References are
  * found on demand in the chunk texts the search engine holds (candidates from its postings), so
  * the index costs nothing per identifier occurrence: see `findReferences`.
+ * One concern in one file (~540 lines): extraction, the index, references, and the files a
+ * question's code names point at (`symbolTargets`, `nameMatches`).
  */
 
 /** One definition in one file (lines 1-based, inclusive). */
