@@ -38,7 +38,7 @@ function quantile(xs: number[], q: number): number {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
 }
 
-async function treeFor(row: Row, treesDir: string, evalRepos: string | undefined): Promise<string> {
+export async function treeFor(row: { repo: string; commit: string }, treesDir: string, evalRepos: string | undefined): Promise<string> {
   const name = row.repo.replace('/', '+');
   const out = path.join(treesDir, `${name}@${row.commit.slice(0, 12)}`);
   if (existsSync(out) && (await fs.readdir(out)).length > 0) return out;
