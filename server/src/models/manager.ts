@@ -317,6 +317,11 @@ export class ModelManager implements ModelHub {
     return new ManagedGenerator(r.model.id, first.contextTokens, first, async () => (await this.ensureLoaded(this.record(r.model.id))) as OnnxGenerator);
   }
 
+  /** The name a person knows a model by (for notices), or undefined for an unknown id. */
+  modelName(id: string): string | undefined {
+    return this.resolve(id)?.model.name;
+  }
+
   defaultConversationModelId(): string {
     const r = this.resolve(this.options.settings?.defaultModel);
     return r && usageIsLlm(r.model.usage) ? r.model.id : EXTRACTIVE_MODEL_ID;

@@ -54,6 +54,13 @@ export interface ConversationSummary {
   created: string;
   updated: string;
   messages: number;
+  /** The workspace folders the conversation was held in (absent on conversations from before). */
+  folders?: string[];
+}
+
+export interface ConversationsListParams {
+  /** Every conversation, whatever its folders (default: only those of the current workspace folders). */
+  all?: boolean;
 }
 
 export interface ConversationMessageRecord {
@@ -64,6 +71,8 @@ export interface ConversationMessageRecord {
   model?: string;
   score?: number;
   relevant?: { id?: string; path?: string; startLine?: number; endLine?: number; score?: number }[];
+  /** A user's follow-up as it was searched, rewritten with its history. */
+  rewrittenQuery?: string;
 }
 
 export interface ConversationRecord extends ConversationSummary {
@@ -87,7 +96,7 @@ export const AssetsSave = request<SaveAssetParams, AssetSummary>('askcode/assets
 export const AssetsList = request<void, AssetSummary[]>('askcode/assets/list');
 export const AssetsDelete = request<{ id: string }, null>('askcode/assets/delete');
 
-export const ConversationsList = request<void, ConversationSummary[]>('askcode/conversations/list');
+export const ConversationsList = request<ConversationsListParams | void, ConversationSummary[]>('askcode/conversations/list');
 export const ConversationsGet = request<{ id: string }, ConversationRecord>('askcode/conversations/get');
 export const ConversationsRename = request<{ id: string; name: string }, ConversationSummary>('askcode/conversations/rename');
 export const ConversationsDelete = request<{ id: string }, null>('askcode/conversations/delete');

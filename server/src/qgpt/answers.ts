@@ -1,18 +1,19 @@
 import * as path from 'node:path';
 import type { Service } from '../core/service';
 import type { CoreOptions } from '../core/options';
-import type { ChatMessage, ModelHub, Retriever, QuestionAnswerer } from '../core/interfaces';
+import type { ModelHub, Retriever, QuestionAnswerer } from '../core/interfaces';
 import { invalid } from '../core/errors';
 import { QgptQuestion, QgptReprompt, QgptHints, QgptPersonsRelated } from '../protocol/qgpt';
 import { QgptStream } from '../protocol/stream';
 import { ConversationsList, ConversationsGet, ConversationsRename, ConversationsDelete, type ConversationMessageRecord } from '../protocol/workspace';
 import type {
-  QGPTQuestionInput, QGPTQuestionOutput, QGPTRepromptOutput, QGPTPersonsRelatedOutput, QGPTRelevanceInput,
+  AnswerExtras, QGPTConversationMessage, QGPTQuestionInput, QGPTQuestionOutput, QGPTRepromptOutput, QGPTPersonsRelatedOutput, QGPTRelevanceInput,
 } from '../protocol/wire';
 import { Conversations } from './conversations';
 import { relativize, resolveRelevant, seedFragment, type Passage } from './seeds';
 import { startAnswer, collectAnswer } from './answerer';
-import { conversationMessages, repromptRules, repromptWithModel } from './reprompt';
+import { AnswerFlow, type FlowInput } from './answerFlow';
+import { conversationMessages } from './reprompt';
 import { hintsRules, hintsWithModel } from './hints';
 import { gitRoot, locateFragment, personsFor, targetsFromConversation, type Target } from './persons';
 import { StreamManager, type StreamRequest } from './stream';
@@ -28,8 +29,11 @@ export class Answers implements QuestionAnswerer {
   private readonly streams: StreamManager;
   private readonly inflight = new Set<AbortController>();
 
+  readonly flow: AnswerFlow;
+
   private constructor(readonly options: CoreOptions, readonly service: Service, readonly hub: ModelHub, readonly retriever: Retriever) {
     this.conversations = new Conversations(path.join(options.dataDir, 'conversations'), options.log);
+    this.flow = new AnswerFlow({ hub, retriever, log: options.log });
     this.streams = new StreamManager((r, input) => this.streamBody(r, input), options.log);
   }
 
@@ -46,7 +50,13 @@ export class Answers implements QuestionAnswerer {
     s.register(QgptHints, (p, ctx) => this.hints(p, ctx.signal));
     s.register(QgptPersonsRelated, (p, ctx) => this.personsRelated(p, ctx.signal));
     s.register(QgptStream, (p, ctx) => this.streams.handle(p, ctx));
-    s.register(ConversationsList, () => this.conversations.list());
+    s.register(ConversationsList, (p) => {
+      // vscode-jsonrpc sends no params as an empty array.
+      const q = Array.isArray(p) ? p[0] : p;
+      const o = q === undefined || q === null ? {} : requireObject(q, 'params');
+      const all = optionalBoolean(o.all, 'all') ?? false;
+      return this.conversations.list(all ? undefined : this.retriever.folders());
+    });
     s.register(ConversationsGet, (p) => this.conversations.get(requireObject(p, 'params').id));
     s.register(ConversationsRename, (p) => {
       const o = requireObject(p, 'params');
@@ -86,12 +96,14 @@ export class Answers implements QuestionAnswerer {
     const o = requireObject(input, field || 'params');
     const query = requireQuery(o.query, f('query'));
     const model = optionalModel(o.model, f('model'));
-    const passages = await this.passages(o.relevant, f('relevant'));
+    // Pieces sends the history as `messages` (a QGPTConversation); a follow-up is rewritten with it.
+    const history = isObject(o.messages) ? conversationMessages(o.messages, f('messages')) : [];
     const l = this.linked(signal);
     try {
-      const run = await startAnswer(this.hub, query, passages, model, l.signal);
-      const { answers } = await collectAnswer(run);
-      return { answers: { iterable: answers } };
+      const prepared = await this.flow.start({ query, model, history, relevant: { value: o.relevant, field: f('relevant') }, wantAnswer: true, signal: l.signal });
+      const { answers } = await collectAnswer(prepared!.run!);
+      const extras = cleanExtras(prepared!.extras);
+      return { answers: { iterable: answers }, ...(extras ? { askcode: extras } : {}) };
     } finally {
       l.done();
     }
@@ -105,17 +117,12 @@ export class Answers implements QuestionAnswerer {
     if (o.conversation === undefined || o.conversation === null) throw invalid("conversation is required (send {} for no history)", 'conversation');
     const history = conversationMessages(o.conversation);
     const model = optionalModel(o.model);
-    const generator = await this.hub.getGenerator(model);
-    if (generator && history.length) {
-      const l = this.linked(signal);
-      try {
-        const rewritten = await repromptWithModel(generator, query, history, l.signal);
-        if (rewritten) return { query: rewritten };
-      } finally {
-        l.done();
-      }
+    const l = this.linked(signal);
+    try {
+      return { query: (await this.flow.rewrite(query, history, model, l.signal)) ?? query };
+    } finally {
+      l.done();
     }
-    return { query: repromptRules(query, history) };
   }
 
   // ---- hints -------------------------------------------------------------------------------
@@ -189,14 +196,15 @@ export class Answers implements QuestionAnswerer {
 
   // ---- stream ------------------------------------------------------------------------------
 
-  private async history(conversation: string): Promise<ChatMessage[]> {
+  /** A stored conversation as QGPTConversation messages, most recent first (a follow-up as it was searched). */
+  private async history(conversation: string): Promise<QGPTConversationMessage[]> {
     try {
       const rec = await this.conversations.get(conversation, 'conversation');
       return rec.messages_
         .filter((m) => m.role === 'USER' || m.role === 'ASSISTANT')
         .slice(-8)
         .reverse()
-        .map((m) => ({ role: m.role === 'USER' ? 'user' : 'assistant', content: m.text }));
+        .map((m) => ({ role: m.role, text: m.role === 'USER' ? (m.rewrittenQuery ?? m.text) : m.text }) as QGPTConversationMessage);
     } catch {
       return [];
     }
@@ -207,39 +215,40 @@ export class Answers implements QuestionAnswerer {
     const hasQ = input.question !== undefined && input.question !== null;
     if (hasRel && hasQ) throw invalid("send either 'relevance' or 'question' in one input, not both (use relevance.options.question for both steps)", 'question');
     if (!hasRel && !hasQ) throw invalid("nothing to do: send 'question', 'relevance', 'stop' or 'reset'", 'question');
-    let query: string;
-    let model: string | undefined;
-    let passages: Passage[];
+    const history = r.conversationGiven ? await this.history(r.conversation) : [];
+    let flowInput: FlowInput;
     if (hasRel) {
       const rel = requireObject(input.relevance, 'relevance');
-      query = requireQuery(rel.query, 'relevance.query');
-      model = optionalModel(rel.model, 'relevance.model');
+      const query = requireQuery(rel.query, 'relevance.query');
+      const model = optionalModel(rel.model, 'relevance.model');
       const options = rel.options === undefined || rel.options === null ? {} : requireObject(rel.options, 'relevance.options');
       const wantAnswer = optionalBoolean(options.question, 'relevance.options.question') ?? false;
-      // The answer is ours to stream; the retriever only finds the snippets.
-      const relInput = { ...rel, options: { ...options, question: false } } as QGPTRelevanceInput;
-      const seeds = await this.retriever.relevance(relInput, r.signal);
-      if (!r.send({ status: 'IN-PROGRESS', relevance: { relevant: { iterable: seeds } } })) return;
-      if (!wantAnswer) return;
-      passages = await this.passages({ iterable: seeds }, 'relevance.relevant');
+      flowInput = { query, model, history, relevance: rel as unknown as QGPTRelevanceInput, wantAnswer, signal: r.signal };
     } else {
       const q = requireObject(input.question, 'question');
-      query = requireQuery(q.query, 'question.query');
-      model = optionalModel(q.model, 'question.model');
-      passages = await this.passages(q.relevant, 'question.relevant');
+      const query = requireQuery(q.query, 'question.query');
+      const model = optionalModel(q.model, 'question.model');
+      flowInput = { query, model, history, relevant: { value: q.relevant, field: 'question.relevant' }, wantAnswer: true, signal: r.signal };
     }
-    if (r.ended) return;
-    const history = r.conversationGiven ? await this.history(r.conversation) : [];
-    const run = await startAnswer(this.hub, query, passages, model, r.signal, history);
-    await this.conversations.append(r.conversation, [{ role: 'USER', text: query }], query);
+    const prepared = await this.flow.start(flowInput, (seeds, extras) =>
+      r.send({ status: 'IN-PROGRESS', relevance: { relevant: { iterable: seeds } }, ...(cleanExtras(extras) ? { askcode: cleanExtras(extras) } : {}) }),
+    );
+    if (!prepared) return;
+    r.extras = prepared.extras;
+    if (!prepared.run || r.ended) return;
+    const run = prepared.run;
+    const rewritten = prepared.extras.rewrittenQuery;
+    await this.conversations.append(r.conversation, [{ role: 'USER', text: flowInput.query, ...(rewritten ? { rewrittenQuery: rewritten } : {}) }], flowInput.query, this.retriever.folders());
     let text = '';
     for await (const delta of run.deltas) {
       if (!r.send({ status: 'IN-PROGRESS', question: { answers: { iterable: [{ text: delta, score: run.score }] } } })) break;
       text += delta;
     }
+    const extras = cleanExtras(prepared.extras);
+    r.extras = extras;
     // A stopped answer is kept as far as it went; a reset one is dropped with the rest.
     if (!r.ended || r.endStatus === 'STOPPED') {
-      await this.saveAnswer(r, run, passages, text).catch((e) => this.options.log.warn(`conversation ${r.conversation}: ${String(e)}`));
+      await this.saveAnswer(r, run, prepared.passages, text).catch((e) => this.options.log.warn(`conversation ${r.conversation}: ${String(e)}`));
     }
   }
 
@@ -274,4 +283,13 @@ export class Answers implements QuestionAnswerer {
     for (const ac of this.inflight) ac.abort(new Error('shutting down'));
     this.inflight.clear();
   }
+}
+
+/** Extras worth sending: none when empty (the Pieces SDK and old clients see no new key). */
+function cleanExtras(e: AnswerExtras): AnswerExtras | undefined {
+  const out: AnswerExtras = {};
+  if (e.rewrittenQuery) out.rewrittenQuery = e.rewrittenQuery;
+  if (e.notices?.length) out.notices = e.notices;
+  if (e.persons) out.persons = e.persons;
+  return Object.keys(out).length ? out : undefined;
 }

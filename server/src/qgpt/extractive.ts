@@ -1,13 +1,14 @@
 import type { QGPTQuestionAnswer } from '../protocol/wire';
 import { type Passage, placeOf } from './seeds';
 import { queryTerms, textTerms, termCredit, leafName, type QueryTerms } from './terms';
+import { asksAboutTests, isTestPath } from './intent';
 
 /**
  * The built-in extractive answerer: no weights, answers from the snippets themselves — which
  * places answer the question, the quoted lines, why they match — ordered by score.
  */
 
-export const NO_MODEL_LINE = '_No language model was used: this answer quotes the snippets above (askcode built-in extractive answerer)._';
+export const NO_MODEL_LINE = '_No language model was used: this answer quotes the code it found (askcode built-in extractive answerer)._';
 
 /** Lines quoted per place: enough for a signature plus its doc comment or a short FAQ answer. */
 const QUOTE_LINES = 8;
@@ -54,6 +55,41 @@ export function scorePlace(coverage: number, definesSymbol: boolean, retrieval: 
   return Math.round(Math.max(0, Math.min(1, s)) * 1000) / 1000;
 }
 
+/**
+ * The lines to quote: a chunk that fits is quoted whole; else the window around the best line
+ * (the line that matches most of the question counts double, so a run of lines sharing one
+ * generic word never outbids the line that names the thing), starting a line early when the line
+ * before is its comment or decorator, and ending at the last matching line plus two of context.
+ */
+export function quoteWindow(lines: string[], lineScores: number[]): { start: number; quote: string[] } {
+  const trimEnd = (q: string[]) => {
+    while (q.length > 1 && !q[q.length - 1]!.trim()) q = q.slice(0, -1);
+    return q;
+  };
+  if (lines.length <= QUOTE_LINES) {
+    let start = 0;
+    while (start < lines.length - 1 && !lines[start]!.trim()) start++;
+    return { start, quote: trimEnd(lines.slice(start)) };
+  }
+  let best = 0;
+  let bestScore = 0;
+  for (let s = 0; s < lines.length; s++) {
+    const win = lineScores.slice(s, s + QUOTE_LINES);
+    const w = win.reduce((a, x, j) => a + x * (1 - j * 0.08), 0) + Math.max(0, ...win.slice(0, 3));
+    if (w > bestScore) {
+      bestScore = w;
+      best = s;
+    }
+  }
+  if (bestScore <= 0) return { start: 0, quote: trimEnd(lines.slice(0, QUOTE_LINES)) };
+  if (best > 0 && /^\s*(?:\/\/|#|\*|\/\*\*?|@\w|"""|''')/.test(lines[best - 1]!) && lineScores[best - 1]! >= 0) best--;
+  let end = Math.min(lines.length, best + QUOTE_LINES);
+  let lastHit = best;
+  for (let i = best; i < end; i++) if (lineScores[i]! > 0) lastHit = i;
+  end = Math.min(end, Math.max(lastHit + 3, best + 6));
+  return { start: best, quote: trimEnd(lines.slice(best, end)) };
+}
+
 export function rankPlaces(query: string | QueryTerms, passages: Passage[]): PlaceMatch[] {
   const q = typeof query === 'string' ? queryTerms(query) : query;
   const total = [...q.weights.values()].reduce((a, b) => a + b, 0);
@@ -76,20 +112,7 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
     const matched = matchedKeys.map((t) => q.display.get(t) ?? t);
     const coverage = total > 0 ? got / total : 0;
     const defines = q.symbols.filter((s, i) => defs[i].test(p.text) || (p.symbol !== undefined && p.symbol.split(/\s*[›,]\s*|\./).includes(leafName(s))));
-    // Best window: earlier lines of the window count more, so the quote starts at the match.
-    let best = 0;
-    let bestScore = -1;
-    for (let s = 0; s < lines.length; s++) {
-      let w = 0;
-      for (let j = 0; j < QUOTE_LINES && s + j < lines.length; j++) w += lineScores[s + j] * (1 - j * 0.08);
-      if (w > bestScore) {
-        bestScore = w;
-        best = s;
-      }
-    }
-    if (bestScore <= 0) best = 0;
-    let quote = lines.slice(best, best + QUOTE_LINES);
-    while (quote.length > 1 && !quote[quote.length - 1].trim()) quote = quote.slice(0, -1);
+    const { start: best, quote } = quoteWindow(lines, lineScores);
     out.push({
       passage: p,
       score: scorePlace(coverage, defines.length > 0, p.retrieval),
@@ -104,11 +127,43 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
   return out;
 }
 
-/** Which places an answer cites: the best, and the others within reach of it. */
-export function citedPlaces(ranked: PlaceMatch[]): PlaceMatch[] {
-  if (!ranked.length) return [];
-  const top = ranked[0].score;
-  return ranked.filter((m, i) => i === 0 || (m.score > 0 && m.score >= 0.5 * top)).slice(0, MAX_CITED);
+/** A chunk symbol as a reader names it: `Outer › inner` → `Outer.inner`, neighbours `a, b` → `a`. */
+export function displaySymbol(symbol: string | undefined): string | undefined {
+  if (!symbol) return undefined;
+  const parts = symbol.split(/\s*›\s*/).map((p) => p.split(/\s*,\s*/)[0]!.trim()).filter(Boolean);
+  const s = parts.join('.');
+  return s.length > 1 ? s : undefined;
+}
+
+/** `[\`path:12-30\`](path#L12-L30)`: a workspace-relative place every face can open. */
+export function placeLink(p: Passage): string {
+  const place = placeOf(p);
+  if (!p.path) return `\`${place}\``;
+  const frag = p.startLine !== undefined ? `#L${p.startLine}${p.endLine !== undefined && p.endLine !== p.startLine ? `-L${p.endLine}` : ''}` : '';
+  return `[\`${place}\`](${encodeURI(p.path)}${frag})`;
+}
+
+/**
+ * The places an answer cites, in the order given (the ranking the reader sees; a place that
+ * defines a symbol the question names first), at most three:
+ * the first always, the next ones when they match a word of the question. Test files only when
+ * the question is about tests (or nothing else was found); one place per stretch of a file.
+ */
+export function citedPlaces(query: string, ranked: PlaceMatch[], max = MAX_CITED): PlaceMatch[] {
+  // Rank order, except that a place defining a symbol the question names comes first.
+  const byIndex = [...ranked].sort((a, b) => Number(b.defines.length > 0) - Number(a.defines.length > 0) || a.passage.index - b.passage.index);
+  const wantTests = asksAboutTests(query);
+  const pool = wantTests ? byIndex : byIndex.filter((m) => !isTestPath(m.passage.path));
+  const list = pool.length ? pool : byIndex;
+  const out: PlaceMatch[] = [];
+  for (const m of list) {
+    if (out.length >= max) break;
+    if (out.length && !m.matched.length) continue;
+    const dup = out.some((o) => o.passage.path === m.passage.path && (o.passage.startLine === undefined || m.passage.startLine === undefined ||
+      (m.passage.startLine <= (o.passage.endLine ?? o.passage.startLine) && o.passage.startLine <= (m.passage.endLine ?? m.passage.startLine))));
+    if (!dup) out.push(m);
+  }
+  return out;
 }
 
 function fence(lang: string | undefined, body: string): string {
@@ -116,11 +171,16 @@ function fence(lang: string | undefined, body: string): string {
   return `${ticks}${lang ?? ''}\n${body}\n${ticks}`;
 }
 
-function quoteBlock(m: PlaceMatch): string {
+/** The quoted lines as a place of their own (their line numbers go in the link, not in the code). */
+function quotePassage(m: PlaceMatch): Passage {
   const start = m.passage.startLine !== undefined ? m.passage.startLine + m.quoteStart : undefined;
-  const width = start !== undefined ? String(start + m.quote.length).length : 0;
-  const body = m.quote.map((l, i) => (start !== undefined ? `${String(start + i).padStart(width)} | ${l}` : l)).join('\n');
-  return fence(m.passage.language, body);
+  return { ...m.passage, startLine: start, endLine: start !== undefined ? start + m.quote.length - 1 : undefined };
+}
+
+function dedent(lines: string[]): string[] {
+  const indents = lines.filter((l) => l.trim()).map((l) => /^[ \t]*/.exec(l)![0].length);
+  const cut = indents.length ? Math.min(...indents) : 0;
+  return lines.map((l) => l.slice(cut));
 }
 
 function why(m: PlaceMatch): string {
@@ -133,8 +193,32 @@ function why(m: PlaceMatch): string {
 }
 
 export function placeHeading(m: PlaceMatch): string {
-  const sym = m.passage.symbol ? ` (\`${m.passage.symbol}\`)` : '';
-  return `**\`${placeOf(m.passage)}\`**${sym} — score ${m.score.toFixed(2)}`;
+  const sym = displaySymbol(m.passage.symbol);
+  return `${placeLink(m.passage)}${sym ? ` · \`${sym}\`` : ''}`;
+}
+
+function words(list: string[]): string {
+  const w = list.slice(0, 4).map((t) => `“${t}”`);
+  return w.length <= 1 ? w.join('') : `${w.slice(0, -1).join(', ')} and ${w.at(-1)}`;
+}
+
+/** One sentence that says where it happens: the first cited place, named by its symbol. */
+export function leadSentence(cited: PlaceMatch[]): string {
+  const [first, ...rest] = cited;
+  const sym = first.defines[0] ?? displaySymbol(first.passage.symbol);
+  const where = sym ? `\`${sym}\` in ${placeLink(first.passage)}` : placeLink(first.passage);
+  let s: string;
+  if (first.defines.length) s = `${where} defines it`;
+  else if (first.matched.length) s = `${where} is where this happens (it matches ${words(first.matched)})`;
+  else s = `No place uses the words of the question; the closest is ${where}`;
+  if (rest.length) s += `; see also ${rest.map((m) => { const n = displaySymbol(m.passage.symbol); return n ? `\`${n}\` (${placeLink(m.passage)})` : placeLink(m.passage); }).join(' and ')}`;
+  return s + '.';
+}
+
+function sourcesBlock(ranked: PlaceMatch[]): string {
+  const list = [...ranked].sort((a, b) => a.passage.index - b.passage.index).slice(0, 10);
+  const rows = list.map((m) => `- ${placeHeading(m)} — ${why(m)}`);
+  return `<details><summary>Sources (${ranked.length})</summary>\n\n${rows.join('\n')}\n\n</details>`;
 }
 
 export interface ExtractiveResult {
@@ -142,33 +226,30 @@ export interface ExtractiveResult {
   cited: PlaceMatch[];
 }
 
+/** The answer when nothing was found: one clear sentence. */
+export function noResultAnswer(query: string): string {
+  return `No place in the code matches “${clip(query.trim(), 120)}”; try other words, or name a file or a symbol.`;
+}
+
+function clip(s: string, n: number): string {
+  return s.length > n ? s.slice(0, n - 1) + '…' : s;
+}
+
 /**
- * answers[0] is the whole answer (every cited place, best first); then one short answer per cited
- * place, so a client that lists alternatives can show each place on its own. Each answer's score
- * is the score of the best place it cites; with no snippets the score is 0.
+ * answers[0] is the whole answer: a lead sentence naming the first cited place, then an excerpt
+ * of each cited place (the lines that match the question), then the sources collapsed. Then one
+ * short answer per cited place, so a client that lists alternatives can show each on its own.
+ * Each answer's score is the score of the best place it cites; with no snippets it is 0.
  */
 export function extractiveAnswer(query: string, passages: Passage[]): ExtractiveResult {
-  if (!passages.length) {
-    return {
-      answers: [{ score: 0, text: `I found no snippets to answer from, so I cannot answer “${query.trim()}”. Ask about a folder or a file, or add a snippet.\n\n${NO_MODEL_LINE}` }],
-      cited: [],
-    };
-  }
+  if (!passages.length) return { answers: [{ score: 0, text: noResultAnswer(query) }], cited: [] };
   const ranked = rankPlaces(query, passages);
-  const cited = citedPlaces(ranked);
-  const anyMatch = cited.some((m) => m.matched.length > 0);
-  const intro = anyMatch
-    ? cited.length === 1
-      ? 'This place answers the question best:'
-      : `These ${cited.length} places answer the question, most relevant first:`
-    : 'None of the snippets contains the words of the question; the closest places are:';
-  const blocks = cited.map((m) => `${placeHeading(m)}\n${why(m)}\n\n${quoteBlock(m)}`);
-  const others = ranked.length - cited.length;
-  const tail = others > 0 ? `\n\n${others} other snippet${others === 1 ? '' : 's'} scored lower and ${others === 1 ? 'is' : 'are'} not quoted.` : '';
-  const full = `${intro}\n\n${blocks.join('\n\n')}${tail}\n\n${NO_MODEL_LINE}`;
-  const answers: QGPTQuestionAnswer[] = [{ score: cited[0].score, text: full }];
-  if (cited.length > 1) {
-    for (const m of cited) answers.push({ score: m.score, text: `${placeHeading(m)}\n${why(m)}\n\n${quoteBlock(m)}\n\n${NO_MODEL_LINE}` });
-  }
+  const cited = citedPlaces(query, ranked);
+  const excerpt = (m: PlaceMatch) => `${placeHeading({ ...m, passage: quotePassage(m) })}\n${fence(m.passage.language, dedent(m.quote).join('\n'))}`;
+  const full = `${leadSentence(cited)}\n\n${cited.map(excerpt).join('\n\n')}\n\n${sourcesBlock(ranked)}\n\n${NO_MODEL_LINE}`;
+  const best = Math.max(...cited.map((m) => m.score));
+  const answers: QGPTQuestionAnswer[] = [{ score: best, text: full }];
+  // The alternatives, best first (the order a client that lists them shows).
+  if (cited.length > 1) for (const m of [...cited].sort((a, b) => b.score - a.score)) answers.push({ score: m.score, text: `${excerpt(m)}\n\n${NO_MODEL_LINE}` });
   return { answers, cited };
 }

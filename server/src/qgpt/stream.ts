@@ -4,7 +4,7 @@ import type { Logger } from '../core/logger';
 import { conflict, invalid, toAskcodeError } from '../core/errors';
 import { HTTP_STATUS } from '../protocol/errors';
 import { QgptStreamOutputNotification, type StreamAccepted } from '../protocol/stream';
-import type { QGPTStreamEnum, QGPTStreamOutput } from '../protocol/wire';
+import type { AnswerExtras, QGPTStreamEnum, QGPTStreamOutput } from '../protocol/wire';
 import { optionalBoolean, optionalId, requireObject } from './validate';
 
 /** What a running request does; it emits through `send`, which goes quiet once the request ended. */
@@ -14,6 +14,8 @@ export class StreamRequest {
   ended = false;
   endStatus?: QGPTStreamEnum;
   readonly ac = new AbortController();
+  /** What the terminal frame carries in `askcode` (the answer flow fills it in as it goes). */
+  extras?: AnswerExtras;
 
   constructor(
     readonly connection: string,
@@ -39,7 +41,8 @@ export class StreamRequest {
     if (this.ended) return false;
     this.ended = true;
     this.endStatus = status;
-    if (!silent) this.emitFrame({ request: this.request, conversation: this.conversation, status, ...extra });
+    const askcode = this.extras && Object.keys(this.extras).length ? { askcode: this.extras } : {};
+    if (!silent) this.emitFrame({ request: this.request, conversation: this.conversation, status, ...askcode, ...extra });
     this.ac.abort(new Error(status));
     return true;
   }

@@ -52,9 +52,10 @@ export async function treeFor(row: { repo: string; commit: string }, treesDir: s
   return out;
 }
 
-/** Places an answer cites: its `**\`path:start-end\`**` headings. */
+/** Places an answer cites: its `[\`path:start-end\`](…)` links before the collapsed sources (or the older `**\`path:start-end\`**` headings). */
 export function citedPlaces(text: string): { file: string; start: number; end: number }[] {
-  return [...text.matchAll(/\*\*`([^`]+?):(\d+)(?:-(\d+))?`\*\*/g)].map((m) => ({ file: m[1]!, start: Number(m[2]), end: Number(m[3] ?? m[2]) }));
+  const body = text.split('<details>')[0]!;
+  return [...body.matchAll(/(?:\[|\*\*)`([^`]+?):(\d+)(?:-(\d+))?`(?:\]|\*\*)/g)].map((m) => ({ file: m[1]!, start: Number(m[2]), end: Number(m[3] ?? m[2]) }));
 }
 
 interface RowResult {
