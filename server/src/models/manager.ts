@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { Service, CallContext } from '../core/service';
 import type { CoreOptions } from '../core/options';
 import type { ModelHub, Embedder, Generator, ChatMessage, GenerateOptions } from '../core/interfaces';
+import { SaidOnce } from '../core/saidOnce';
 import { cancelled, conflict, forbidden, invalid, notFound, offline, unavailable } from '../core/errors';
 import type { Model, ModelDownloadProgressStatusEnum } from '../protocol/wire';
 import {
@@ -47,9 +48,11 @@ export class ModelManager implements ModelHub {
   private readonly downloads = new Map<string, { ac: AbortController; promise: Promise<void> }>();
   private embedder: { key: string; promise: Promise<Embedder | null>; failedAt?: number } | undefined;
   private readonly warned = new Set<string>();
+  private readonly said: SaidOnce;
   private disposed = false;
 
   private constructor(readonly options: CoreOptions, readonly service: Service) {
+    this.said = new SaidOnce(options.dataDir, options.log);
     this.registry = new Registry(options.dataDir, options.log);
     this.cache = new ModelCache(path.join(options.dataDir, 'models'));
   }
@@ -215,9 +218,10 @@ export class ModelManager implements ModelHub {
     if (usage !== 'TEXT_EMBEDDING' && !usageIsLlm(usage)) throw invalid(`${r.model.name} has usage ${usage}, which askcode cannot run`, 'model');
     let dir = await this.weightsDir(r);
     if (!dir && r.model.id === MINILM_MODEL_ID && !this.options.modelsDir) {
-      this.options.log.info(`fetching ${r.model.name} (${r.model.bytes?.readable}) for semantic search, once`);
+      await this.said.say(`fetch:${r.model.id}`, 'info', `fetching ${r.model.name} (${r.model.bytes?.readable}) for semantic search`);
       await this.download(r);
       dir = await this.weightsDir(r);
+      if (dir) await this.said.forget(`fetch:${r.model.id}`);
     }
     if (!dir) {
       if (r.origin === 'custom' && !r.folder) throw unavailable(`${r.model.name} has no local weights to load`);
@@ -280,9 +284,14 @@ export class ModelManager implements ModelHub {
       if (!r) return null;
       try {
         const first = (await this.ensureLoaded(r)) as OnnxEmbedder;
+        await this.said.forget(`embedder:${key}`);
         return new ManagedEmbedder(r.model.id, first.dims, first, async () => (await this.ensureLoaded(this.record(r.model.id))) as OnnxEmbedder);
       } catch (e) {
-        this.warnOnce(`embedder:${key}`, `embedding model unavailable: ${(e as Error).message}`);
+        if (!this.warned.has(`embedder:${key}`)) {
+          this.warned.add(`embedder:${key}`);
+          // Not awaited: the index learns it runs on keywords alone without waiting on a file write.
+          void this.said.say(`embedder:${key}`, 'warn', `embedding model unavailable, search uses keywords only: ${(e as Error).message}`);
+        }
         entry.failedAt = Date.now();
         return null;
       }

@@ -12,6 +12,7 @@ import { callSiteSymbol, peopleTopic } from './intent';
 import { gitRoot, personsFor, type PersonsResult, type Target } from './persons';
 import { peopleAnswer } from './peopleAnswer';
 import { leafName } from './terms';
+import { answerOrder } from './extractive';
 import { toAskcodeError } from '../core/errors';
 
 /**
@@ -107,6 +108,31 @@ export function callSitesFirst(symbol: string, passages: Passage[]): number[] {
   return order.sort((a, b) => rank(a) - rank(b) || a.i - b.i).map((x) => x.i);
 }
 
+/**
+ * The list the reader sees and the answer's citations in one order: answerOrder (the question's
+ * words, named symbols, retrieval score; tests last unless asked), then for "where is X called?"
+ * the places that call X before the one that defines it. A seed's `askcode.score` becomes the
+ * score it is ordered by (its retrieval score stays in `scores.fused`), so a list sorted by the
+ * score it shows is in the order the answer cites.
+ */
+function reorder(query: string, seeds: RelevantQGPTSeed[] | undefined, passages: Passage[], callSym: string | null): { seeds: RelevantQGPTSeed[]; passages: Passage[] } {
+  if (passages.length < 2) return { seeds: seeds ?? [], passages };
+  const { order: byScore, scores } = answerOrder(query, passages);
+  const scoreOf = new Map(byScore.map((i, k) => [i, scores[k]!]));
+  let order = byScore;
+  if (callSym) {
+    const calls = callSitesFirst(callSym, byScore.map((i) => passages[i]!));
+    order = calls.map((k) => byScore[k]!);
+  }
+  // Scores shown must not contradict the order (a call site ordered above its definition).
+  let cap = 1;
+  const shown = order.map((i) => (cap = Math.min(cap, scoreOf.get(i) ?? 0)));
+  return {
+    seeds: seeds ? order.map((i, k) => (seeds[i]!.askcode ? { ...seeds[i]!, askcode: { ...seeds[i]!.askcode!, score: shown[k]! } } : seeds[i]!)) : [],
+    passages: order.map((i, k) => ({ ...passages[i]!, index: k })),
+  };
+}
+
 export class AnswerFlow {
   constructor(private readonly deps: FlowDeps) {}
 
@@ -162,15 +188,11 @@ export class AnswerFlow {
       const rel = { ...input.relevance, query: searchQuery, options: { ...(input.relevance.options ?? {}), question: false } } as QGPTRelevanceInput;
       seeds = await this.deps.retriever.relevance(rel, signal);
       passages = await this.passagesOf({ iterable: seeds }, 'relevance.relevant');
-      const sym = topic === null ? callSiteSymbol(query) : null;
-      if (sym && passages.length > 1) {
-        const order = callSitesFirst(sym, passages);
-        seeds = order.map((i) => seeds![i]!);
-        passages = order.map((i, k) => ({ ...passages[i]!, index: k }));
-      }
+      ({ seeds, passages } = reorder(topic || query, seeds, passages, topic === null ? callSiteSymbol(query) : null));
       if (onRelevance && !onRelevance(seeds, { ...extras })) return null;
     } else {
       passages = input.relevant ? await this.passagesOf(input.relevant.value, input.relevant.field) : [];
+      passages = reorder(query, undefined, passages, null).passages;
     }
     if (!input.wantAnswer) return { query, extras, passages };
     if (topic !== null) return { query, extras, passages, run: await this.people(topic || query, passages, extras, signal) };

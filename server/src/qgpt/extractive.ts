@@ -1,7 +1,7 @@
 import type { QGPTQuestionAnswer } from '../protocol/wire';
 import { type Passage, placeOf } from './seeds';
 import { queryTerms, textTerms, termCredit, leafName, type QueryTerms } from './terms';
-import { asksAboutTests, isTestPath } from './intent';
+import { asksAboutTests, callSiteSymbol, isTestPath } from './intent';
 
 /**
  * The built-in extractive answerer: no weights, answers from the snippets themselves — which
@@ -94,6 +94,11 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
   const q = typeof query === 'string' ? queryTerms(query) : query;
   const total = [...q.weights.values()].reduce((a, b) => a + b, 0);
   const defs = definitionRes(q.symbols);
+  // "Where is X called?": the lines that call X are what to quote, not X's own definition.
+  const callOf = typeof query === 'string' ? callSiteSymbol(query) : null;
+  const leaf = callOf ? escapeRe(leafName(callOf)) : '';
+  const callRe = callOf ? new RegExp(`(?:\\.|\\b)${leaf}\\s*\\(`) : null;
+  const defRe = callOf ? definitionRes([callOf])[0]! : null;
   const out: PlaceMatch[] = [];
   for (const p of passages) {
     const lines = p.text.split(/\r?\n/);
@@ -101,6 +106,10 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
       const terms = textTerms(line);
       let s = 0;
       for (const [t, w] of q.weights) s += w * termCredit(t, terms);
+      if (callRe && defRe) {
+        if (defRe.test(line)) s -= 4;
+        else if (callRe.test(line)) s += 6;
+      }
       if (defs.some((re) => re.test(line))) s += 4;
       return s;
     });
@@ -127,6 +136,23 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
   return out;
 }
 
+/**
+ * The one order of a question's places, for the list the reader sees and for the citations:
+ * by place score (the question's words and the symbols it names, with the retrieval score),
+ * test files after the others unless the question is about tests. Returns indexes into
+ * `passages`. Measured on the dev sets (bench answers): citing the retriever's own first place
+ * put a reference file first for 66.2% of sweqa and 64.9% of qa questions; this order, 72.5% and 70.3%.
+ */
+export function answerOrder(query: string, passages: Passage[]): { order: number[]; scores: number[] } {
+  const ranked = rankPlaces(query, passages);
+  const wantTests = asksAboutTests(query);
+  const pos = new Map(passages.map((p, i) => [p, i]));
+  const sorted = [...ranked].sort((a, b) =>
+    (wantTests ? 0 : Number(isTestPath(a.passage.path)) - Number(isTestPath(b.passage.path))) || b.score - a.score || a.passage.index - b.passage.index,
+  );
+  return { order: sorted.map((m) => pos.get(m.passage)!), scores: sorted.map((m) => m.score) };
+}
+
 /** A chunk symbol as a reader names it: `Outer › inner` → `Outer.inner`, neighbours `a, b` → `a`. */
 export function displaySymbol(symbol: string | undefined): string | undefined {
   if (!symbol) return undefined;
@@ -144,14 +170,13 @@ export function placeLink(p: Passage): string {
 }
 
 /**
- * The places an answer cites, in the order given (the ranking the reader sees; a place that
- * defines a symbol the question names first), at most three:
+ * The places an answer cites, in the order given (the ranking the reader sees: the answer flow
+ * orders the list with {@link answerOrder}), at most three:
  * the first always, the next ones when they match a word of the question. Test files only when
  * the question is about tests (or nothing else was found); one place per stretch of a file.
  */
 export function citedPlaces(query: string, ranked: PlaceMatch[], max = MAX_CITED): PlaceMatch[] {
-  // Rank order, except that a place defining a symbol the question names comes first.
-  const byIndex = [...ranked].sort((a, b) => Number(b.defines.length > 0) - Number(a.defines.length > 0) || a.passage.index - b.passage.index);
+  const byIndex = [...ranked].sort((a, b) => a.passage.index - b.passage.index);
   const wantTests = asksAboutTests(query);
   const pool = wantTests ? byIndex : byIndex.filter((m) => !isTestPath(m.passage.path));
   const list = pool.length ? pool : byIndex;
