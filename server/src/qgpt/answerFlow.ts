@@ -2,10 +2,8 @@ import * as path from 'node:path';
 import type { ModelHub, Retriever } from '../core/interfaces';
 import type { Logger } from '../core/logger';
 import type { IndexProgress } from '../protocol/workspace';
-import type {
-  AnswerExtras, AnswerNotice, QGPTConversationMessage, QGPTRelevanceInput, RelevantQGPTSeed,
-} from '../protocol/wire';
-import { relativize, resolveRelevant, type Passage } from './seeds';
+import type { AnswerExtras, AnswerNotice, QGPTConversationMessage, RelevantQGPTSeed } from '../protocol/wire';
+import { relativize, type Passage } from './seeds';
 import { startAnswer, type AnswerRun } from './answerer';
 import { acceptRewrite, isFollowUp, repromptRules, repromptWithModel } from './reprompt';
 import { callSiteSymbol, peopleTopic } from './intent';
@@ -37,10 +35,10 @@ export interface FlowInput {
   model?: string;
   /** Earlier messages, most recent first (the order of QGPTConversation). */
   history: QGPTConversationMessage[];
-  /** Search for the snippets (stream relevance, ask); `options.question` is ignored. */
-  relevance?: QGPTRelevanceInput;
+  /** Search for the snippets with the (rewritten) query: the seeds for the relevance frame and the same hits as passages. */
+  search?: (query: string) => Promise<{ seeds: RelevantQGPTSeed[]; passages: Passage[] }>;
   /** Or answer from snippets already chosen (`qgpt/question`, stream question). */
-  relevant?: { value: unknown; field: string };
+  passages?: Passage[];
   wantAnswer: boolean;
   signal: AbortSignal;
 }
@@ -136,6 +134,10 @@ function reorder(query: string, seeds: RelevantQGPTSeed[] | undefined, passages:
 export class AnswerFlow {
   constructor(private readonly deps: FlowDeps) {}
 
+  private relative(passages: Passage[]): Passage[] {
+    return relativize(passages, this.deps.retriever.folders());
+  }
+
   private indexProgress(): IndexProgress | undefined {
     const r = this.deps.retriever as Retriever & { status?: () => IndexProgress };
     return typeof r.status === 'function' ? r.status() : undefined;
@@ -165,10 +167,6 @@ export class AnswerFlow {
     return rules.trim() !== query.trim() ? rules : undefined;
   }
 
-  private async passagesOf(relevant: unknown, field: string): Promise<Passage[]> {
-    return relativize(await resolveRelevant(relevant, this.deps.retriever, field), this.deps.retriever.folders());
-  }
-
   /**
    * Runs steps 1–3 and starts the answer. `onRelevance` gets the relevance frame (searched inputs
    * only); returns null when it reports the request ended.
@@ -182,17 +180,13 @@ export class AnswerFlow {
     const topic = peopleTopic(query);
     let seeds: RelevantQGPTSeed[] | undefined;
     let passages: Passage[];
-    if (input.relevance) {
+    if (input.search) {
       withNotice(extras, indexNotice(this.indexProgress()));
-      const searchQuery = topic || query;
-      const rel = { ...input.relevance, query: searchQuery, options: { ...(input.relevance.options ?? {}), question: false } } as QGPTRelevanceInput;
-      seeds = await this.deps.retriever.relevance(rel, signal);
-      passages = await this.passagesOf({ iterable: seeds }, 'relevance.relevant');
-      ({ seeds, passages } = reorder(topic || query, seeds, passages, topic === null ? callSiteSymbol(query) : null));
+      const found = await input.search(topic || query);
+      ({ seeds, passages } = reorder(topic || query, found.seeds, this.relative(found.passages), topic === null ? callSiteSymbol(query) : null));
       if (onRelevance && !onRelevance(seeds, { ...extras })) return null;
     } else {
-      passages = input.relevant ? await this.passagesOf(input.relevant.value, input.relevant.field) : [];
-      passages = reorder(query, undefined, passages, null).passages;
+      passages = reorder(query, undefined, this.relative(input.passages ?? []), null).passages;
     }
     if (!input.wantAnswer) return { query, extras, passages };
     if (topic !== null) return { query, extras, passages, run: await this.people(topic || query, passages, extras, signal) };

@@ -80,7 +80,7 @@ async function ask(core: Core, tree: string, query: string, conversation: string
       .request(QgptStream, { conversation, relevance: { query, paths: [tree], options: { question: true } } }, { emit, connection: 'bench' })
       .catch(reject);
   });
-  const rec = await core.answers.conversations.get(conversation).catch(() => null);
+  const rec = await core.conversations.get(conversation).catch(() => null);
   const last = rec?.messages_.filter((m) => m.role === 'ASSISTANT').at(-1);
   const first = last?.relevant?.[0];
   let cited: Cited | undefined;

@@ -1,0 +1,113 @@
+import type { Service } from '../core/service';
+import type { Conversations } from '../qgpt/conversations';
+import type { StreamManager, StreamRequest } from '../qgpt/stream';
+import type { AnswerRun } from '../qgpt/answerer';
+import type { Passage } from '../qgpt/seeds';
+import { invalid } from '../core/errors';
+import { QgptStream } from '../protocol/stream';
+import type { ConversationMessageRecord } from '../protocol/workspace';
+import { optionalBoolean, optionalModel, requireObject, requireQuery } from '../qgpt/validate';
+import { findRelevant, passagesOf, type QgptDeps } from './qgpt';
+import { validateRelevance } from './passages';
+import { cleanExtras } from '../qgpt/answers';
+import type { FlowInput } from '../qgpt/answerFlow';
+import type { QGPTConversationMessage } from '../protocol/wire';
+
+export interface StreamDeps extends QgptDeps {
+  streams: StreamManager;
+  conversations: Conversations;
+}
+
+/**
+ * `qgpt/stream`: relevance (the snippets, as one frame) then the answer's deltas, kept in the
+ * conversation. The hits of the relevance step are the passages of the answer: nothing is looked
+ * up again by id.
+ */
+export function registerStream(service: Service, deps: StreamDeps): void {
+  service.register(QgptStream, (p, ctx) => deps.streams.handle(p, ctx, (r, input) => streamBody(deps, r, input)));
+}
+
+/** A stored conversation as QGPTConversation messages, most recent first (a follow-up as it was searched). */
+async function history(deps: StreamDeps, conversation: string): Promise<QGPTConversationMessage[]> {
+  try {
+    const rec = await deps.conversations.get(conversation, 'conversation');
+    return rec.messages_
+      .filter((m) => m.role === 'USER' || m.role === 'ASSISTANT')
+      .slice(-8)
+      .reverse()
+      .map((m) => ({ role: m.role, text: m.role === 'USER' ? (m.rewrittenQuery ?? m.text) : m.text }) as QGPTConversationMessage);
+  } catch {
+    return [];
+  }
+}
+
+async function streamBody(deps: StreamDeps, r: StreamRequest, input: Record<string, unknown>): Promise<void> {
+  const { answers, conversations } = deps;
+  const hasRel = input.relevance !== undefined && input.relevance !== null;
+  const hasQ = input.question !== undefined && input.question !== null;
+  if (hasRel && hasQ) throw invalid("send either 'relevance' or 'question' in one input, not both (use relevance.options.question for both steps)", 'question');
+  if (!hasRel && !hasQ) throw invalid("nothing to do: send 'question', 'relevance', 'stop' or 'reset'", 'question');
+  const past = r.conversationGiven ? await history(deps, r.conversation) : [];
+  let flowInput: FlowInput;
+  if (hasRel) {
+    const rel = requireObject(input.relevance, 'relevance');
+    const query = requireQuery(rel.query, 'relevance.query');
+    const model = optionalModel(rel.model, 'relevance.model');
+    const options = rel.options === undefined || rel.options === null ? {} : requireObject(rel.options, 'relevance.options');
+    const wantAnswer = optionalBoolean(options.question, 'relevance.options.question') ?? false;
+    // Validated as sent; searched with the query the flow settles on (a follow-up rewritten with its history).
+    validateRelevance(rel);
+    const search = async (q: string) => {
+      const found = await findRelevant(deps.index, { ...rel, query: q }, r.signal);
+      return { seeds: found.seeds, passages: found.passages };
+    };
+    flowInput = { query, model, history: past, search, wantAnswer, signal: r.signal };
+  } else {
+    const q = requireObject(input.question, 'question');
+    const query = requireQuery(q.query, 'question.query');
+    const model = optionalModel(q.model, 'question.model');
+    flowInput = { query, model, history: past, passages: await passagesOf(deps, q.relevant, 'question.relevant'), wantAnswer: true, signal: r.signal };
+  }
+  const prepared = await answers.flow.start(flowInput, (seeds, extras) => {
+    const shown = cleanExtras(extras);
+    return r.send({ status: 'IN-PROGRESS', relevance: { relevant: { iterable: seeds } }, ...(shown ? { askcode: shown } : {}) });
+  });
+  if (!prepared) return;
+  r.extras = prepared.extras;
+  if (!prepared.run || r.ended) return;
+  const run = prepared.run;
+  const rewritten = prepared.extras.rewrittenQuery;
+  await conversations.append(r.conversation, [{ role: 'USER', text: flowInput.query, ...(rewritten ? { rewrittenQuery: rewritten } : {}) }], flowInput.query, deps.index.folders());
+  let text = '';
+  for await (const delta of run.deltas) {
+    if (!r.send({ status: 'IN-PROGRESS', question: { answers: { iterable: [{ text: delta, score: run.score }] } } })) break;
+    text += delta;
+  }
+  // Notices found while the answer streamed (a model that failed) ride on the terminal frame.
+  r.extras = cleanExtras(prepared.extras);
+  // A stopped answer is kept as far as it went; a reset one is dropped with the rest.
+  if (!r.ended || r.endStatus === 'STOPPED') {
+    await saveAnswer(conversations, r, run, prepared.passages, text).catch((e) => deps.answers.options.log.warn(`conversation ${r.conversation}: ${String(e)}`));
+  }
+}
+
+async function saveAnswer(conversations: Conversations, r: StreamRequest, run: AnswerRun, passages: Passage[], text: string): Promise<void> {
+  const complete = !r.ended;
+  let score = run.score;
+  let cited = passages;
+  if (complete) {
+    const res = run.result();
+    score = res.answers[0]?.score ?? score;
+    cited = res.cited;
+    text = res.text;
+  }
+  // Stored as the caller's entry named it (relevance gives absolute paths, which the chat opens);
+  // `p.path` was made relative to the workspace for the prompt and the answer's text.
+  const relevant: NonNullable<ConversationMessageRecord['relevant']> = cited.map((p) => ({
+    ...(p.id ? { id: p.id } : {}),
+    ...(typeof p.entry?.path === 'string' && p.entry.path ? { path: p.entry.path } : p.path ? { path: p.path } : {}),
+    ...(p.startLine !== undefined ? { startLine: p.startLine, endLine: p.endLine } : {}),
+    ...(p.retrieval !== undefined ? { score: p.retrieval } : {}),
+  }));
+  await conversations.append(r.conversation, [{ role: 'ASSISTANT', text: complete ? text : `${text}\n\n(stopped)`, model: run.modelId, score, relevant }]);
+}
