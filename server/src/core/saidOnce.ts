@@ -9,6 +9,7 @@ import type { Logger } from './logger';
  */
 export class SaidOnce {
   private readonly file: JsonFile<Record<string, string>>;
+  private said: Record<string, string> = {};
 
   constructor(dataDir: string, private readonly log: Logger) {
     this.file = new JsonFile<Record<string, string>>(
@@ -18,22 +19,39 @@ export class SaidOnce {
     );
   }
 
+  /** Reads what was said before (once, at start), so `say` decides at once. */
+  async load(): Promise<void> {
+    this.said = await this.file.read().catch(() => ({}));
+  }
+
   /** Logs `msg` at `level` the first time `key` is said in this data folder, at debug after that. */
-  async say(key: string, level: 'info' | 'warn', msg: string): Promise<void> {
-    const said = await this.file.read().catch(() => ({}) as Record<string, string>);
-    if (said[key]) {
-      this.log.debug(`${msg} (said first ${said[key]})`);
+  say(key: string, level: 'info' | 'warn', msg: string): void {
+    if (this.said[key]) {
+      this.log.debug(`${msg} (said first ${this.said[key]})`);
       return;
     }
     this.log[level](`${msg} (said once; the next starts say it only in the debug log)`);
-    await this.file.write({ ...said, [key]: new Date().toISOString() }).catch(() => {});
+    this.said = { ...this.said, [key]: new Date().toISOString() };
+    this.persist(this.said);
   }
 
-  async forget(prefix: string): Promise<void> {
-    const said = await this.file.read().catch(() => ({}) as Record<string, string>);
-    const keys = Object.keys(said).filter((k) => k.startsWith(prefix));
+  private pending: Promise<void> = Promise.resolve();
+
+  private persist(v: Record<string, string>): void {
+    this.pending = this.pending.then(() => this.file.write(v)).catch((e) => this.log.debug(`said.json: ${String(e)}`));
+  }
+
+  /** Resolves once what was said is on disk (dispose waits for it). */
+  flush(): Promise<void> {
+    return this.pending;
+  }
+
+  forget(prefix: string): void {
+    const keys = Object.keys(this.said).filter((k) => k.startsWith(prefix));
     if (!keys.length) return;
-    for (const k of keys) delete said[k];
-    await this.file.write(said).catch(() => {});
+    const next = { ...this.said };
+    for (const k of keys) delete next[k];
+    this.said = next;
+    this.persist(next);
   }
 }

@@ -57,6 +57,7 @@ export class ModelManager implements ModelHub {
 
   static async create(options: CoreOptions, notify: Notify): Promise<ModelManager> {
     const m = new ModelManager(options, notify);
+    await m.said.load();
     await m.init();
     return m;
   }
@@ -215,10 +216,10 @@ export class ModelManager implements ModelHub {
     if (usage !== 'TEXT_EMBEDDING' && !usageIsLlm(usage)) throw invalid(`${r.model.name} has usage ${usage}, which askcode cannot run`, 'model');
     let dir = await this.weightsDir(r);
     if (!dir && r.model.id === MINILM_MODEL_ID && !this.options.modelsDir) {
-      await this.said.say(`fetch:${r.model.id}`, 'info', `fetching ${r.model.name} (${r.model.bytes?.readable}) for semantic search`);
+      this.said.say(`fetch:${r.model.id}`, 'info', `fetching ${r.model.name} (${r.model.bytes?.readable}) for semantic search`);
       await this.download(r);
       dir = await this.weightsDir(r);
-      if (dir) await this.said.forget(`fetch:${r.model.id}`);
+      if (dir) this.said.forget(`fetch:${r.model.id}`);
     }
     if (!dir) {
       if (r.origin === 'custom' && !r.folder) throw unavailable(`${r.model.name} has no local weights to load`);
@@ -281,13 +282,12 @@ export class ModelManager implements ModelHub {
       if (!r) return null;
       try {
         const first = (await this.ensureLoaded(r)) as OnnxEmbedder;
-        await this.said.forget(`embedder:${key}`);
+        this.said.forget(`embedder:${key}`);
         return new ManagedEmbedder(r.model.id, first.dims, first, async () => (await this.ensureLoaded(this.record(r.model.id))) as OnnxEmbedder);
       } catch (e) {
         if (!this.warned.has(`embedder:${key}`)) {
           this.warned.add(`embedder:${key}`);
-          // Not awaited: the index learns it runs on keywords alone without waiting on a file write.
-          void this.said.say(`embedder:${key}`, 'warn', `embedding model unavailable, search uses keywords only: ${(e as Error).message}`);
+          this.said.say(`embedder:${key}`, 'warn', `embedding model unavailable, search uses keywords only: ${(e as Error).message}`);
         }
         entry.failedAt = Date.now();
         return null;
@@ -522,6 +522,7 @@ export class ModelManager implements ModelHub {
   async dispose(): Promise<void> {
     for (const id of [...this.downloads.keys()]) await this.cancelDownload(id);
     await this.unloadAll();
+    await this.said.flush();
     this.disposed = true;
   }
 }
