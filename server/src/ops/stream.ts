@@ -11,7 +11,9 @@ import { findRelevant, passagesOf, type QgptDeps } from './qgpt';
 import { validateRelevance } from './passages';
 import { cleanExtras } from '../qgpt/answers';
 import type { FlowInput } from '../qgpt/answerFlow';
-import type { QGPTConversationMessage } from '../protocol/wire';
+import type { QGPTConversationMessage, RelevantQGPTSeed } from '../protocol/wire';
+import * as path from 'node:path';
+import { callSiteSymbol } from '../qgpt/intent';
 
 export interface StreamDeps extends QgptDeps {
   streams: StreamManager;
@@ -25,6 +27,27 @@ export interface StreamDeps extends QgptDeps {
  */
 export function registerStream(service: Service, deps: StreamDeps): void {
   service.register(QgptStream, (p, ctx) => deps.streams.handle(p, ctx, (r, input) => streamBody(deps, r, input)));
+}
+
+/**
+ * "Where is X called?": the chunks that call X, from the symbol index (SymbolsReferences), searched
+ * within the files that hold the calls. None when the question asks something else.
+ */
+async function callSitesOf(deps: StreamDeps, query: string, rel: Record<string, unknown>, signal: AbortSignal): Promise<{ seeds: RelevantQGPTSeed[]; passages: Passage[] }> {
+  const sym = callSiteSymbol(query);
+  if (!sym) return { seeds: [], passages: [] };
+  try {
+    const refs = await deps.index.findReferences(sym, { callsOnly: true, limit: 50 });
+    const scope = Array.isArray(rel.paths) ? (rel.paths as string[]).map((p) => path.resolve(p)) : undefined;
+    const files = [...new Set(refs.map((x) => x.path))].filter((f) => !scope || scope.some((s) => f === s || f.startsWith(s + path.sep))).slice(0, 8);
+    if (!files.length) return { seeds: [], passages: [] };
+    const found = await findRelevant(deps.index, { query, paths: files }, signal);
+    const calls = found.passages.map((p, i) => ({ p, i })).filter(({ p }) => refs.some((x) => x.path === p.path && x.startLine >= (p.startLine ?? 0) && x.startLine <= (p.endLine ?? Infinity)));
+    return { seeds: calls.map(({ i }) => found.seeds[i]!), passages: calls.map(({ p }) => p) };
+  } catch (e) {
+    deps.answers.options.log.debug(`call sites of ${sym}: ${String(e)}`);
+    return { seeds: [], passages: [] };
+  }
 }
 
 /** A stored conversation as QGPTConversation messages, most recent first (a follow-up as it was searched). */
@@ -59,7 +82,13 @@ async function streamBody(deps: StreamDeps, r: StreamRequest, input: Record<stri
     validateRelevance(rel);
     const search = async (q: string) => {
       const found = await findRelevant(deps.index, { ...rel, query: q }, r.signal);
-      return { seeds: found.seeds, passages: found.passages };
+      const callSites = await callSitesOf(deps, q, rel, r.signal);
+      // The symbol index's call sites come first (the flow orders callers before the definition).
+      const seen = new Set(callSites.seeds.map((s) => s.id));
+      const keep = found.seeds.map((s, i) => (seen.has(s.id) ? -1 : i)).filter((i) => i >= 0);
+      const seeds = [...callSites.seeds, ...keep.map((i) => found.seeds[i]!)];
+      const passages = [...callSites.passages, ...keep.map((i) => found.passages[i]!)].map((p, k) => ({ ...p, index: k }));
+      return { seeds, passages };
     };
     flowInput = { query, model, history: past, search, wantAnswer, signal: r.signal };
   } else {
