@@ -49,7 +49,7 @@ export const progressLine = (p: IndexProgress) =>
  * Index progress on stderr while `run` goes: one line rewritten in place on a terminal, at most a
  * line every 2 s otherwise (logs stay short). stdout is left to the command's own output.
  */
-export async function withProgress<T>(core: CoreT, run: () => Promise<T>, prefix = 'askcode: indexing '): Promise<T> {
+export async function withProgress<T>(core: CoreT, run: () => Promise<T>, prefix = 'askcode: '): Promise<T> {
   const tty = !!process.stderr.isTTY;
   let last = 0;
   let shown = false;

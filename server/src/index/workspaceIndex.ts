@@ -480,7 +480,8 @@ export class WorkspaceIndex implements Retriever {
       this.bm25Only = true;
       if (!this.saidBm25Only) {
         this.saidBm25Only = true;
-        this.log.warn('no embedding model: relevance runs on BM25 alone');
+        // The models area says why, once per data folder; this is the index's side of it.
+        this.log.debug('no embedding model: relevance runs on BM25 alone');
       }
       return null;
     }

@@ -223,7 +223,7 @@ export class ModelManager implements ModelHub {
     }
     if (!dir) {
       if (r.origin === 'custom' && !r.folder) throw unavailable(`${r.model.name} has no local weights to load`);
-      throw unavailable(`${r.model.name} is not downloaded: call model/download first${this.options.modelsDir ? ` (or put its folder in ASKCODE_MODELS_DIR)` : ''}`);
+      throw unavailable(`${r.model.name} is not downloaded yet: download it first${this.options.modelsDir ? ` (or put its folder in ASKCODE_MODELS_DIR)` : ''}`);
     }
     const facts = await inspectFolder(dir, r.dtype);
     if (!facts) throw unavailable(`${dir} is not a transformers.js model folder (config.json and onnx/ expected)`);

@@ -51,7 +51,8 @@ function definitionRes(symbols: string[]): RegExp[] {
  */
 export function scorePlace(coverage: number, definesSymbol: boolean, retrieval: number | undefined): number {
   const lexical = Math.min(1, coverage + (definesSymbol ? 0.25 : 0));
-  const s = retrieval === undefined ? lexical : 0.5 * lexical + 0.5 * retrieval;
+  const W = Number(process.env.XW ?? 0.5);
+  const s = retrieval === undefined ? lexical : W * lexical + (1 - W) * retrieval;
   return Math.round(Math.max(0, Math.min(1, s)) * 1000) / 1000;
 }
 
@@ -217,8 +218,33 @@ function why(m: PlaceMatch): string {
   return parts.join('; ');
 }
 
+/**
+ * The symbol a quote shows: of a chunk's neighbours (`Outer › a, b`), the last one defined at or
+ * before the quote's end, so the heading names the code quoted, not the chunk's first name.
+ */
+export function quotedSymbol(m: PlaceMatch): string | undefined {
+  const sym = m.passage.symbol;
+  if (!sym) return undefined;
+  const parts = sym.split(/\s*›\s*/);
+  const names = (parts.at(-1) ?? '').split(/\s*,\s*/).filter(Boolean);
+  if (names.length < 2) return displaySymbol(sym);
+  const lines = m.passage.text.split(/\r?\n/);
+  const end = m.quoteStart + m.quote.length;
+  let pick = names[0]!;
+  let at = -1;
+  for (const n of names) {
+    const re = definitionRes([n])[0]!;
+    const i = lines.findIndex((l) => re.test(l));
+    if (i >= 0 && i < end && i > at) {
+      at = i;
+      pick = n;
+    }
+  }
+  return displaySymbol([...parts.slice(0, -1), pick].join(' › '));
+}
+
 export function placeHeading(m: PlaceMatch): string {
-  const sym = displaySymbol(m.passage.symbol);
+  const sym = quotedSymbol(m);
   return `${placeLink(m.passage)}${sym ? ` · \`${sym}\`` : ''}`;
 }
 
@@ -230,20 +256,21 @@ function words(list: string[]): string {
 /** One sentence that says where it happens: the first cited place, named by its symbol. */
 export function leadSentence(cited: PlaceMatch[]): string {
   const [first, ...rest] = cited;
-  const sym = first.defines[0] ?? displaySymbol(first.passage.symbol);
+  const sym = first.defines[0] ?? quotedSymbol(first);
   const where = sym ? `\`${sym}\` in ${placeLink(first.passage)}` : placeLink(first.passage);
   let s: string;
   if (first.defines.length) s = `${where} defines it`;
   else if (first.matched.length) s = `${where} is where this happens (it matches ${words(first.matched)})`;
   else s = `No place uses the words of the question; the closest is ${where}`;
-  if (rest.length) s += `; see also ${rest.map((m) => { const n = displaySymbol(m.passage.symbol); return n ? `\`${n}\` (${placeLink(m.passage)})` : placeLink(m.passage); }).join(' and ')}`;
+  if (rest.length) s += `; see also ${rest.map((m) => { const n = quotedSymbol(m); return n ? `\`${n}\` (${placeLink(m.passage)})` : placeLink(m.passage); }).join(' and ')}`;
   return s + '.';
 }
 
 function sourcesBlock(ranked: PlaceMatch[]): string {
   const list = [...ranked].sort((a, b) => a.passage.index - b.passage.index).slice(0, 10);
   const rows = list.map((m) => `- ${placeHeading(m)} — ${why(m)}`);
-  return `<details><summary>Sources (${ranked.length})</summary>\n\n${rows.join('\n')}\n\n</details>`;
+  const label = rows.length < ranked.length ? `Sources (the first ${rows.length} of ${ranked.length})` : `Sources (${ranked.length})`;
+  return `<details><summary>${label}</summary>\n\n${rows.join('\n')}\n\n</details>`;
 }
 
 export interface ExtractiveResult {
