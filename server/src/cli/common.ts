@@ -7,6 +7,7 @@ import { statSync } from 'node:fs';
 import { invalid, notFound } from '../core/errors';
 import type { Core as CoreT } from '../core/core';
 import { IndexProgressNotification, type IndexProgress } from '../protocol/workspace';
+import { describeSkips } from '../index/skips';
 
 /** parseArgs with strict checking; bad options become a usage error (exit 2). */
 export function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, allowPositionals = false) {
@@ -43,7 +44,8 @@ export function requireFolder(p: string, what = 'folder'): string {
 }
 
 export const progressLine = (p: IndexProgress) =>
-  `${p.state}: ${p.files}/${p.filesTotal} files, ${p.chunks} chunks, ${p.embedded} embedded${p.eta !== undefined ? `, ~${p.eta} s left` : ''}${p.bm25Only ? ' (keyword search only: no embedding model)' : ''}`;
+  `${p.state}: ${p.files}/${p.filesTotal} files, ${p.chunks} chunks, ${p.embedded} embedded${p.eta !== undefined ? `, ~${p.eta} s left` : ''}${p.bm25Only ? ' (keyword search only: no embedding model)' : ''}` +
+  (p.skipped ? `; ${describeSkips(p.skipped)}` : '');
 
 /**
  * Index progress on stderr while `run` goes: one line rewritten in place on a terminal, at most a

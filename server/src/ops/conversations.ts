@@ -1,7 +1,7 @@
 import type { Service } from '../core/service';
 import type { Conversations } from '../qgpt/conversations';
 import { ConversationsList, ConversationsGet, ConversationsRename, ConversationsDelete } from '../protocol/workspace';
-import { optionalBoolean, requireObject } from '../qgpt/validate';
+import { invalid } from '../core/errors';
 
 export interface ConversationsDeps {
   conversations: Conversations;
@@ -14,17 +14,15 @@ export function registerConversations(service: Service, { conversations, folders
   service.register(ConversationsList, (p) => {
     // vscode-jsonrpc sends no params as an empty array.
     const q = Array.isArray(p) ? p[0] : p;
-    const o = q === undefined || q === null ? {} : requireObject(q, 'params');
-    const all = optionalBoolean(o.all, 'all') ?? false;
-    return conversations.list(all ? undefined : folders());
+    if (q !== undefined && q !== null && (typeof q !== 'object' || Array.isArray(q))) throw invalid('params must be an object like { all: true }, or nothing', 'params');
+    const all = (q as { all?: unknown } | null | undefined)?.all;
+    if (all !== undefined && all !== null && typeof all !== 'boolean') throw invalid('all must be a boolean', 'all');
+    return conversations.list(all === true ? undefined : folders());
   });
-  service.register(ConversationsGet, (p) => conversations.get(requireObject(p, 'params').id));
-  service.register(ConversationsRename, (p) => {
-    const o = requireObject(p, 'params');
-    return conversations.rename(o.id, o.name);
-  });
+  service.register(ConversationsGet, (p) => conversations.get(p.id));
+  service.register(ConversationsRename, (p) => conversations.rename(p.id, p.name.trim()));
   service.register(ConversationsDelete, async (p) => {
-    await conversations.delete(requireObject(p, 'params').id);
+    await conversations.delete(p.id);
     return null;
   });
 }

@@ -3,12 +3,14 @@ import type { Conversations } from '../qgpt/conversations';
 import type { StreamManager, StreamRequest } from '../qgpt/stream';
 import type { AnswerRun } from '../qgpt/answerer';
 import type { Passage } from '../qgpt/seeds';
-import { invalid } from '../core/errors';
+import { AskcodeError, invalid } from '../core/errors';
 import { QgptStream } from '../protocol/stream';
 import type { ConversationMessageRecord } from '../protocol/workspace';
-import { optionalBoolean, optionalModel, requireObject, requireQuery } from '../qgpt/validate';
-import { findRelevant, passagesOf, type QgptDeps } from './qgpt';
-import { validateRelevance } from './passages';
+import { QgptQuestion, QgptRelevance, type QuestionInputSchema } from '../protocol/qgpt';
+import type { StreamInput } from '../qgpt/stream';
+import { parseParams } from '../core/validation';
+import { findRelevant, passagesOf, type In, type QgptDeps } from './qgpt';
+import type { RelevanceInput } from './passages';
 import { cleanExtras } from '../qgpt/answers';
 import type { FlowInput } from '../qgpt/answerFlow';
 import type { QGPTConversationMessage, RelevantQGPTSeed } from '../protocol/wire';
@@ -26,7 +28,7 @@ export interface StreamDeps extends QgptDeps {
  * up again by id.
  */
 export function registerStream(service: Service, deps: StreamDeps): void {
-  service.register(QgptStream, (p, ctx) => deps.streams.handle(p, ctx, (r, input) => streamBody(deps, r, input)));
+  service.register(QgptStream, (p, ctx) => deps.streams.handle(p as StreamInput, ctx, (r, input) => streamBody(deps, r, input)));
 }
 
 /**
@@ -59,30 +61,28 @@ async function history(deps: StreamDeps, conversation: string): Promise<QGPTConv
       .slice(-8)
       .reverse()
       .map((m) => ({ role: m.role, text: m.role === 'USER' ? (m.rewrittenQuery ?? m.text) : m.text }) as QGPTConversationMessage);
-  } catch {
+  } catch (e) {
+    // A damaged conversation is said so; only an unknown id starts a new one (clients may name theirs).
+    if (e instanceof AskcodeError && e.kind === 'conflict') throw e;
     return [];
   }
 }
 
-async function streamBody(deps: StreamDeps, r: StreamRequest, input: Record<string, unknown>): Promise<void> {
+async function streamBody(deps: StreamDeps, r: StreamRequest, input: StreamInput): Promise<void> {
   const { answers, conversations } = deps;
-  const hasRel = input.relevance !== undefined && input.relevance !== null;
-  const hasQ = input.question !== undefined && input.question !== null;
+  const hasRel = input.relevance != null;
+  const hasQ = input.question != null;
   if (hasRel && hasQ) throw invalid("send either 'relevance' or 'question' in one input, not both (use relevance.options.question for both steps)", 'question');
   if (!hasRel && !hasQ) throw invalid("nothing to do: send 'question', 'relevance', 'stop' or 'reset'", 'question');
   const past = r.conversationGiven ? await history(deps, r.conversation) : [];
   let flowInput: FlowInput;
+  // The body is checked here, not at the door: a bad one fails this request with a FAILED frame.
   if (hasRel) {
-    const rel = requireObject(input.relevance, 'relevance');
-    const query = requireQuery(rel.query, 'relevance.query');
-    const model = optionalModel(rel.model, 'relevance.model');
-    const options = rel.options === undefined || rel.options === null ? {} : requireObject(rel.options, 'relevance.options');
-    const wantAnswer = optionalBoolean(options.question, 'relevance.options.question') ?? false;
-    // Validated as sent; searched with the query the flow settles on (a follow-up rewritten with its history).
-    validateRelevance(rel);
+    const rel = parseParams(QgptRelevance.params, input.relevance, QgptRelevance.shape, 'relevance') as RelevanceInput;
+    // Searched with the query the flow settles on (a follow-up rewritten with its history).
     const search = async (q: string) => {
-      const found = await findRelevant(deps.index, { ...rel, query: q }, r.signal);
-      const callSites = await callSitesOf(deps, q, rel, r.signal);
+      const found = await findRelevant(deps.index, { ...rel, query: q } as RelevanceInput, r.signal);
+      const callSites = await callSitesOf(deps, q, rel as unknown as Record<string, unknown>, r.signal);
       // The symbol index's call sites come first (the flow orders callers before the definition).
       const seen = new Set(callSites.seeds.map((s) => s.id));
       const keep = found.seeds.map((s, i) => (seen.has(s.id) ? -1 : i)).filter((i) => i >= 0);
@@ -90,12 +90,10 @@ async function streamBody(deps: StreamDeps, r: StreamRequest, input: Record<stri
       const passages = [...callSites.passages, ...keep.map((i) => found.passages[i]!)].map((p, k) => ({ ...p, index: k }));
       return { seeds, passages };
     };
-    flowInput = { query, model, history: past, search, wantAnswer, signal: r.signal };
+    flowInput = { query: rel.query, model: rel.model ?? undefined, history: past, search, wantAnswer: !!rel.options?.question, signal: r.signal };
   } else {
-    const q = requireObject(input.question, 'question');
-    const query = requireQuery(q.query, 'question.query');
-    const model = optionalModel(q.model, 'question.model');
-    flowInput = { query, model, history: past, passages: await passagesOf(deps, q.relevant, 'question.relevant'), wantAnswer: true, signal: r.signal };
+    const q = parseParams(QgptQuestion.params, input.question, QgptQuestion.shape, 'question') as In<typeof QuestionInputSchema>;
+    flowInput = { query: q.query, model: q.model ?? undefined, history: past, passages: await passagesOf(deps, q.relevant, 'question.relevant'), wantAnswer: true, signal: r.signal };
   }
   const prepared = await answers.flow.start(flowInput, (seeds, extras) => {
     const shown = cleanExtras(extras);
