@@ -21,6 +21,8 @@ import { DEFAULT_OLLAMA_URL, OllamaGenerator, OpenAIGenerator } from './endpoint
 import { modelIdParam, seededOnly, sourceFromUnique, validateCreate, validateSource } from './validate';
 import { transformers } from './transformers';
 import { freeMemory } from './memory';
+import { isVscodeLmId, vscodeLmGenerator, vscodeLmRecord, vscodeLmRecords } from './vscodeLmGenerator';
+import { VSCODE_LM_MODEL_ID } from '../protocol/lm';
 
 type Loaded = OnnxEmbedder | OnnxGenerator;
 
@@ -52,7 +54,10 @@ export class ModelManager implements ModelHub {
   private constructor(readonly options: CoreOptions, readonly service: Service) {
     this.registry = new Registry(options.dataDir, options.log);
     this.cache = new ModelCache(path.join(options.dataDir, 'models'));
+    if (options.clientLm) options.clientLm.onModels = () => this.changed(VSCODE_LM_MODEL_ID);
   }
+
+  private readonly startedAt = new Date().toISOString();
 
   static async create(options: CoreOptions, service: Service): Promise<ModelManager> {
     const m = new ModelManager(options, service);
@@ -139,6 +144,7 @@ export class ModelManager implements ModelHub {
   }
 
   private record(id: string): ModelRecord {
+    if (this.options.clientLm && isVscodeLmId(id)) return vscodeLmRecord(this.options.clientLm, id, this.startedAt);
     const r = this.registry.get(id);
     if (!r) throw notFound(`no model with id ${id}`, 'model');
     return r;
@@ -147,6 +153,7 @@ export class ModelManager implements ModelHub {
   /** A model named by id, `unique` or name (settings may hold any of them). */
   private resolve(ref: string | undefined): ModelRecord | undefined {
     if (!ref) return undefined;
+    if (this.options.clientLm && isVscodeLmId(ref)) return vscodeLmRecord(this.options.clientLm, ref, this.startedAt);
     const all = this.registry.all();
     return this.registry.get(ref) ?? all.find((r) => r.model.unique === ref) ?? all.find((r) => r.model.name === ref);
   }
@@ -296,6 +303,7 @@ export class ModelManager implements ModelHub {
     const r = this.resolve(id);
     if (!r) throw notFound(`no model with id ${id}`, 'model');
     if (r.model.id === EXTRACTIVE_MODEL_ID) return null;
+    if (this.options.clientLm && isVscodeLmId(r.model.id)) return vscodeLmGenerator(this.options.clientLm, r.model.id);
     if (!usageIsLlm(r.model.usage)) throw invalid(`${r.model.name} is a ${r.model.usage} model, not a conversation model`, 'model');
     const context = r.model.maxTokens?.total ?? 8192;
     const src = r.source;
@@ -409,6 +417,7 @@ export class ModelManager implements ModelHub {
     s.register(ModelsSnapshot, async () => {
       const order = { catalog: 0, folder: 1, custom: 2 } as const;
       const recs = this.registry.all().sort((a, b) => order[a.origin] - order[b.origin] || a.model.created.value.localeCompare(b.model.created.value));
+      if (this.options.clientLm) recs.push(...vscodeLmRecords(this.options.clientLm, this.startedAt));
       return { iterable: await Promise.all(recs.map((r) => this.toWire(r))) };
     });
     s.register(ModelsCreate, (params) => this.createModel(params));
@@ -450,7 +459,7 @@ export class ModelManager implements ModelHub {
     s.register(ModelLoad, async (params) => {
       const r = this.record(modelIdParam(params));
       if (r.model.id !== EXTRACTIVE_MODEL_ID && (r.folder || r.source?.kind === 'local')) await this.ensureLoaded(r);
-      else if (r.model.id !== EXTRACTIVE_MODEL_ID && !r.source) throw unavailable(`${r.model.name} has no weights or endpoint to load`);
+      else if (r.model.id !== EXTRACTIVE_MODEL_ID && !r.source && !isVscodeLmId(r.model.id)) throw unavailable(`${r.model.name} has no weights or endpoint to load`);
       return this.toWire(r);
     });
     s.register(ModelUnload, async (params) => {
