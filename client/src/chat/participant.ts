@@ -6,6 +6,7 @@
  * which VS Code keeps in the chat history).
  */
 import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import {
   QgptStream, QgptStreamOutputNotification, QgptHints, QgptRelevance, QgptPersonsRelated, VSCODE_LM_PREFIX,
@@ -16,7 +17,7 @@ import { readSettings } from '../config';
 import { toSeed } from '../related';
 import { messageOf, type Worker } from '../worker';
 import { hitPlace, hitText, hitWhy, lines, locationOf, noPeopleReason, personName, personWhy, relPath } from './format';
-import { resolveWorkspacePath, seedOfActiveEditor, seedOfReferences } from './targets';
+import { resolveWorkspacePath, seedOfActiveEditor, seedOfFile, seedOfReferences } from './targets';
 
 export const PARTICIPANT_ID = 'askcode.askcode';
 /** Snippets listed as references under an answer, and by /related. */
@@ -36,17 +37,18 @@ interface Answered {
   text: string;
   score: number;
   relevant: RelevantQGPTSeed[];
-  model?: string;
 }
 
 /**
- * Streams markdown line by line and turns each cited place (`` `src/a.ts:3-9` ``) that resolves to
+ * Streams markdown as it comes and turns each cited place (`` `src/a.ts:3-9` ``) that resolves to
  * a workspace file into an anchor that opens it at those lines. Lines inside code fences pass
  * through untouched.
  */
 class CitingWriter {
   private buf = '';
   private inFence = false;
+  /** The buffer continues a line whose start was already written. */
+  private midLine = false;
 
   constructor(private readonly stream: vscode.ChatResponseStream, private readonly resolve: (place: string) => vscode.Location | undefined) {}
 
@@ -57,6 +59,7 @@ class CitingWriter {
       this.line(this.buf.slice(0, nl + 1));
       this.buf = this.buf.slice(nl + 1);
     }
+    this.partial();
   }
 
   flush(): void {
@@ -64,12 +67,37 @@ class CitingWriter {
     this.buf = '';
   }
 
+  /**
+   * The unfinished line's text up to where no code span is open, so a long paragraph streams as it
+   * comes rather than at its end. A line that may open a fence waits for its end.
+   */
+  private partial(): void {
+    if (this.inFence || !this.buf || (!this.midLine && /^\s*[`~]/.test(this.buf))) return;
+    let ticks = 0;
+    let safe = 0;
+    for (let i = 0; i < this.buf.length; i++) {
+      if (this.buf[i] === '`') ticks++;
+      else if (ticks % 2 === 0 && this.buf[i - 1] !== '`') safe = i + 1;
+    }
+    if (safe === 0) return;
+    this.inline(this.buf.slice(0, safe));
+    this.buf = this.buf.slice(safe);
+    // What is left of the line no longer starts it: keep it from being taken for a fence.
+    this.midLine = true;
+  }
+
   private line(l: string): void {
-    if (/^\s*(```|~~~)/.test(l)) this.inFence = !this.inFence;
+    const starts = !this.midLine;
+    this.midLine = false;
+    if (starts && /^\s*(```|~~~)/.test(l)) this.inFence = !this.inFence;
     if (this.inFence || !l.includes('`')) {
       this.stream.markdown(l);
       return;
     }
+    this.inline(l);
+  }
+
+  private inline(l: string): void {
     let last = 0;
     for (const m of l.matchAll(/`([^`\n]+?:\d+(?:-\d+)?)`/g)) {
       const loc = this.resolve(m[1]!);
@@ -135,7 +163,8 @@ export class AskcodeParticipant {
       const a = meta?.request ? this.answered.get(meta.request) : undefined;
       if (!a || !a.relevant.length) return [];
       try {
-        const out = await this.worker.request(QgptHints, { query: a.query, answer: { score: a.score, text: a.text }, relevant: { iterable: a.relevant }, ...(a.model ? { model: a.model } : {}) }, token);
+        // Askcode's own hints (the default model, else rules): never a second paid call to the chat's model.
+        const out = await this.worker.request(QgptHints, { query: a.query, answer: { score: a.score, text: a.text }, relevant: { iterable: a.relevant } }, token);
         return out.answers.iterable
           .map((h) => h.text.trim())
           .filter((t) => t && t !== a.query)
@@ -216,7 +245,7 @@ export class AskcodeParticipant {
     if (last.status === 'FAILED' || last.status === 'UNKNOWN' || last.status === 'CANCELED') {
       return { metadata, errorDetails: { message: last.errorMessage ?? 'The answer failed.' } };
     }
-    this.answered.set(requestId, { query, text, score, relevant: hits, model });
+    this.answered.set(requestId, { query, text, score, relevant: hits });
     while (this.answered.size > KEEP_FOR_FOLLOWUPS) this.answered.delete(this.answered.keys().next().value!);
     return { metadata };
   }
@@ -253,7 +282,11 @@ export class AskcodeParticipant {
   private async people(request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
     const metadata: AskcodeChatMetadata = { command: 'people' };
     const prompt = request.prompt.trim();
-    const seed = (await seedOfReferences(request.references)) ?? (prompt ? undefined : seedOfActiveEditor(true));
+    // A workspace file named in the prompt comes first, then an attached one, then the editor's code.
+    const named = prompt && !/\s/.test(prompt) ? resolveWorkspacePath(prompt) : undefined;
+    const seed = (named && fs.statSync(named).isFile() ? await seedOfFile(named) : undefined)
+      ?? (await seedOfReferences(request.references))
+      ?? (prompt ? undefined : seedOfActiveEditor(true));
     if (!seed && !prompt) {
       stream.markdown('Name a file or folder after `/people` (for example `/people src/auth`), or open the code in an editor first.');
       return { metadata };

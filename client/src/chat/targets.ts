@@ -20,9 +20,14 @@ export async function seedOfFile(abs: string, startLine?: number, endLine?: numb
   return seedOfSelection(doc, new vscode.Range(start - 1, 0, end - 1, doc.lineAt(end - 1).text.length));
 }
 
-/** A Location or Uri the user attached to a chat request (#file, #selection), as a seed. */
+/**
+ * A Location or Uri the user attached to a chat request (#file, #selection, the paperclip), as a
+ * seed. VS Code also attaches the active editor on its own (`vscode.implicit.*`): that one is not
+ * the user's choice, so it never narrows a search.
+ */
 export async function seedOfReferences(refs: readonly vscode.ChatPromptReference[]): Promise<SelectionSeed | undefined> {
   for (const r of refs) {
+    if (r.id.startsWith('vscode.implicit')) continue;
     const v = r.value;
     if (v instanceof vscode.Location && v.uri.scheme === 'file') return seedOfFile(v.uri.fsPath, v.range.start.line + 1, v.range.end.line + 1);
     if (v instanceof vscode.Uri && v.scheme === 'file' && fs.existsSync(v.fsPath) && fs.statSync(v.fsPath).isFile()) return seedOfFile(v.fsPath);
