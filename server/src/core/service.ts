@@ -2,6 +2,9 @@ import type { RequestDef, NotificationDef } from '../protocol/base';
 import { AskcodeError, toAskcodeError } from './errors';
 import type { Logger } from './logger';
 
+/** The face a call came through: a bridge (or MCP over HTTP) client is not the user. */
+export type CallOrigin = 'rpc' | 'bridge' | 'cli' | 'mcp';
+
 /** What a face hands the core with each call. */
 export interface CallContext {
   /** Aborted when the caller cancels (JSON-RPC $/cancelRequest, HTTP client gone, Ctrl-C). */
@@ -10,7 +13,12 @@ export interface CallContext {
   emit<P>(def: NotificationDef<P>, params: P): void;
   /** Identifies the connection (one JSON-RPC client, one WebSocket) for per-connection state. */
   connection: string;
+  /** The face the call came through (default 'cli': in-process callers). */
+  origin: CallOrigin;
 }
+
+/** Sends a notification to every connection (what an area is handed instead of the service). */
+export type Notify = <P>(def: NotificationDef<P>, params: P) => void;
 
 export type Handler<P, R> = (params: P, ctx: CallContext) => Promise<R> | R;
 
@@ -33,10 +41,6 @@ export class Service {
     return this.handlers.has(method);
   }
 
-  methods(): string[] {
-    return [...this.handlers.keys()];
-  }
-
   /** Calls a method by its typed definition. */
   async request<P, R>(def: RequestDef<P, R>, params: P, ctx?: Partial<CallContext>): Promise<R> {
     return (await this.call(def.method, params, ctx)) as R;
@@ -50,6 +54,7 @@ export class Service {
       signal: ctx.signal ?? new AbortController().signal,
       emit: ctx.emit ?? (() => {}),
       connection: ctx.connection ?? 'local',
+      origin: ctx.origin ?? 'cli',
     };
     try {
       return await handler(params, full);

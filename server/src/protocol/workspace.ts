@@ -16,7 +16,12 @@ export interface IndexProgress {
   /** true when no embedding model is available: relevance runs on BM25 alone. */
   bm25Only: boolean;
   message?: string;
+  /** Files not indexed, by reason (absent when none): counted apart from `files`. */
+  skipped?: Partial<Record<SkipReason, number>>;
 }
+
+/** Why a file was not indexed: see `server/src/core/safePath.ts`. */
+export type SkipReason = 'outside' | 'special' | 'unreadable' | 'too_large' | 'binary' | 'minified' | 'encoding';
 
 export interface WorkspaceFoldersParams { folders: string[] }
 
@@ -101,6 +106,7 @@ export interface WorkerSettings {
   defaultModel?: string;
   embeddingModel?: string;
   /** `askcode.bridge.*`: the worker (never the extension host) serves the loopback bridge. */
-  bridge?: { enabled: boolean; port?: number };
+  /** `allowedSecrets`: the env variables / stored secrets a model created over the bridge may use. */
+  bridge?: { enabled: boolean; port?: number; allowedSecrets?: string[] };
 }
 export const SettingsChanged = notification<WorkerSettings>('askcode/settings');
