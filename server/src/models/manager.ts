@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import type { Notify } from '../core/service';
 import type { CoreOptions } from '../core/options';
+import type { CreateModelParams, ModelScoresIncrementParams } from '../protocol/models';
 import type { ModelHub, Embedder, Generator, ChatMessage, GenerateOptions } from '../core/interfaces';
 import { cancelled, conflict, forbidden, invalid, notFound, offline, unavailable } from '../core/errors';
 import type { Model, Models, ModelDeleteCacheOutput, ModelDownloadProgressStatusEnum } from '../protocol/wire';
@@ -15,12 +16,18 @@ import { copyFiles, fetchFiles, type FileSpec } from './download';
 import { OnnxEmbedder } from './embedder';
 import { OnnxGenerator } from './onnxGenerator';
 import { DEFAULT_OLLAMA_URL, OllamaGenerator, OpenAIGenerator } from './endpointGenerators';
-import { seededOnly, sourceFromUnique, validateCreate, validateSource } from './validate';
+import { normalizeSource, seededOnly, sourceFromUnique } from './source';
 import { transformers } from './transformers';
 import { freeMemory } from './memory';
 import { apiKeyLookup, checkCreateSecrets, createdVia, type CreatedVia } from './secretPolicy';
 import { isVscodeLmId, vscodeLmGenerator, vscodeLmRecord, vscodeLmRecords } from './vscodeLmGenerator';
 import { VSCODE_LM_MODEL_ID } from '../protocol/lm';
+import { applyUpdate, bumpScore, incrementOf } from './update';
+import type { SeededScoreIncrement } from '../protocol/models';
+
+/** A custom model registered as a bare label (as the SDK's own example does): a state conflict, not an outage. */
+const noSource = (name: string, what: 'load' | 'download') =>
+  conflict(`${name} was created without a source, so there is nothing to ${what}: create it with unique set to a model folder path, ollama:<name> or openai:<model>@<url>`, 'model');
 
 type Loaded = OnnxEmbedder | OnnxGenerator;
 
@@ -338,6 +345,7 @@ export class ModelManager implements ModelHub {
     const running = this.downloads.get(id);
     if (running) return running.promise;
     if (id === EXTRACTIVE_MODEL_ID) return Promise.reject(forbidden('the built-in extractive answerer has no weights to download'));
+    if (!r.folder && r.origin === 'custom' && !r.source) return Promise.reject(noSource(r.model.name, 'download'));
     if (!r.folder) return Promise.reject(forbidden(`${r.model.name} has no weights to download (it is served by ${r.source?.kind ?? 'no source'})`));
     const folder = r.folder;
     const src = r.source?.kind === 'local' ? r.source.path : undefined;
@@ -437,6 +445,8 @@ export class ModelManager implements ModelHub {
     if (!usageIsLlm(r.model.usage)) {
       throw forbidden(`only the weights of LLMs (CODE_CONVERSATION) can be deleted; ${r.model.name} is a ${r.model.usage} model`, 'model');
     }
+    // A label without a source never had a cache: deleting it succeeds and deletes nothing.
+    if (!r.folder && r.origin === 'custom' && !r.source) return { model: { id } };
     if (!r.folder) throw forbidden(`${r.model.name} has no downloadable weights (it is served by ${r.source?.kind ?? 'nothing local'})`, 'model');
     await this.cancelDownload(id);
     await this.unloadOne(id);
@@ -448,7 +458,7 @@ export class ModelManager implements ModelHub {
   async load(id: string): Promise<Model> {
     const r = this.record(id);
     if (r.model.id !== EXTRACTIVE_MODEL_ID && (r.folder || r.source?.kind === 'local')) await this.ensureLoaded(r);
-    else if (r.model.id !== EXTRACTIVE_MODEL_ID && !r.source && !isVscodeLmId(r.model.id)) throw unavailable(`${r.model.name} has no weights or endpoint to load`);
+    else if (r.model.id !== EXTRACTIVE_MODEL_ID && !r.source && !isVscodeLmId(r.model.id)) throw noSource(r.model.name, 'load');
     return this.toWire(r);
   }
 
@@ -471,10 +481,37 @@ export class ModelManager implements ModelHub {
     return this.toWire(r);
   }
 
-  async createModel(params: unknown, via: CreatedVia): Promise<Model> {
-    const p = validateCreate(params);
+  /** `model/update`: a Model sent back whole; see models/update.ts for what may change. */
+  async update(input: Model): Promise<Model> {
+    const id = input.id;
+    const next = await this.registry.mutate((recs) => {
+      const rec = recs.get(id);
+      if (!rec) throw notFound(`no model with id ${id}`, 'id');
+      const updated = applyUpdate(rec, input, [...recs.values()]);
+      recs.set(id, updated);
+      return updated;
+    });
+    this.changed(id);
+    return this.toWire(next);
+  }
+
+  /** `model/scores/increment`: bumps the model's usage counters. */
+  async incrementScore(params: ModelScoresIncrementParams): Promise<null> {
+    const id = params.model;
+    const inc = incrementOf(params.input);
+    await this.registry.mutate((recs) => {
+      const rec = recs.get(id);
+      if (!rec) throw notFound(`no model with id ${id}`, 'model');
+      rec.model = { ...rec.model, score: bumpScore(rec.model.score, inc) };
+    });
+    this.changed(id);
+    return null;
+  }
+
+  /** Registers a custom model; `p` passed the protocol's SeededModel schema. */
+  async createModel(p: CreateModelParams, via: CreatedVia): Promise<Model> {
     const seeded = seededOnly(p);
-    const source = p.askcode?.source ? validateSource(p.askcode.source, 'askcode.source') : sourceFromUnique(seeded.unique);
+    const source = p.askcode?.source ? normalizeSource(p.askcode.source) : sourceFromUnique(seeded.unique);
     const field = p.askcode?.source ? 'askcode.source.path' : 'unique';
     checkCreateSecrets(source, via, this.options, p.askcode?.source ? 'askcode.source' : 'unique');
     let facts: FolderFacts | null = null;

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { request, notification } from './base';
 
 /**
@@ -54,12 +55,26 @@ export interface LmChatResult {
   model: LmModelInfo;
 }
 
+const Selector = z.looseObject({ vendor: z.string().optional(), family: z.string().optional(), id: z.string().optional() });
+const ModelInfo = z.looseObject({
+  id: z.string(), name: z.string(), vendor: z.string(), family: z.string(),
+  version: z.string().optional(), maxInputTokens: z.number().int().positive().optional(),
+});
+const ChatParams = z.looseObject({
+  requestId: z.string().min(1, 'must be a non-empty string'),
+  selector: Selector.optional(),
+  messages: z.array(z.looseObject({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })).min(1, 'must hold at least one message'),
+  maxTokens: z.number().int().positive().optional(),
+});
+
 /** worker → client: run one chat request with a VS Code language model. */
-export const LmChat = request<LmChatParams, LmChatResult>('askcode/lm/chat');
+export const LmChat = request<LmChatParams, LmChatResult>('askcode/lm/chat', ChatParams, { field: 'messages', expected: 'an object with a requestId and messages' });
 /** client → worker: a piece of the text of a running `askcode/lm/chat`, in order. */
-export const LmDelta = notification<{ requestId: string; text: string }>('askcode/lm/delta');
+export const LmDelta = notification<{ requestId: string; text: string }>('askcode/lm/delta',
+  z.looseObject({ requestId: z.string(), text: z.string() }), { field: 'text', expected: 'an object with a requestId and a text' });
 /** client → worker: the chat models VS Code offers now (at start and whenever they change). */
-export const LmModelsChanged = notification<{ models: LmModelInfo[] }>('askcode/lm/models');
+export const LmModelsChanged = notification<{ models: LmModelInfo[] }>('askcode/lm/models',
+  z.looseObject({ models: z.array(ModelInfo) }), { field: 'models', expected: 'an object with a list of models' });
 
 /** The selector a model id names: `vscode-lm` any, `vscode-lm:<vendor>:<family>` or `vscode-lm:<id>`. */
 export function lmSelectorOf(modelId: string): LmSelector | undefined {
