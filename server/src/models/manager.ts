@@ -21,6 +21,8 @@ import { normalizeSource, seededOnly, sourceFromUnique } from './source';
 import { transformers } from './transformers';
 import { freeMemory } from './memory';
 import { apiKeyLookup, checkCreateSecrets, createdVia, type CreatedVia } from './secretPolicy';
+import { isVscodeLmId, vscodeLmGenerator, vscodeLmRecord, vscodeLmRecords } from './vscodeLmGenerator';
+import { VSCODE_LM_MODEL_ID } from '../protocol/lm';
 import { applyUpdate, bumpScore, incrementOf } from './update';
 
 /** A custom model registered as a bare label (as the SDK's own example does): a state conflict, not an outage. */
@@ -59,7 +61,11 @@ export class ModelManager implements ModelHub {
     this.said = new SaidOnce(options.dataDir, options.log);
     this.registry = new Registry(options.dataDir, options.log);
     this.cache = new ModelCache(path.join(options.dataDir, 'models'));
+    if (options.clientLm) options.clientLm.onModels = () => this.changed(VSCODE_LM_MODEL_ID);
   }
+
+  /** The `created` of the virtual VS Code language-model records. */
+  private readonly startedAt = new Date().toISOString();
 
   static async create(options: CoreOptions, notify: Notify): Promise<ModelManager> {
     const m = new ModelManager(options, notify);
@@ -146,6 +152,7 @@ export class ModelManager implements ModelHub {
   }
 
   private record(id: string): ModelRecord {
+    if (this.options.clientLm && isVscodeLmId(id)) return vscodeLmRecord(this.options.clientLm, id, this.startedAt);
     const r = this.registry.get(id);
     if (!r) throw notFound(`no model with id ${id}`, 'model');
     return r;
@@ -154,6 +161,7 @@ export class ModelManager implements ModelHub {
   /** A model named by id, `unique` or name (settings may hold any of them). */
   private resolve(ref: string | undefined): ModelRecord | undefined {
     if (!ref) return undefined;
+    if (this.options.clientLm && isVscodeLmId(ref)) return vscodeLmRecord(this.options.clientLm, ref, this.startedAt);
     const all = this.registry.all();
     return this.registry.get(ref) ?? all.find((r) => r.model.unique === ref) ?? all.find((r) => r.model.name === ref);
   }
@@ -308,6 +316,7 @@ export class ModelManager implements ModelHub {
     const r = this.resolve(id);
     if (!r) throw notFound(`no model with id ${id}`, 'model');
     if (r.model.id === EXTRACTIVE_MODEL_ID) return null;
+    if (this.options.clientLm && isVscodeLmId(r.model.id)) return vscodeLmGenerator(this.options.clientLm, r.model.id);
     if (!usageIsLlm(r.model.usage)) throw invalid(`${r.model.name} is a ${r.model.usage} model, not a conversation model`, 'model');
     const context = r.model.maxTokens?.total ?? 8192;
     const src = r.source;
@@ -420,6 +429,7 @@ export class ModelManager implements ModelHub {
   async snapshot(): Promise<Models> {
     const order = { catalog: 0, folder: 1, custom: 2 } as const;
     const recs = this.registry.all().sort((a, b) => order[a.origin] - order[b.origin] || a.model.created.value.localeCompare(b.model.created.value));
+    if (this.options.clientLm) recs.push(...vscodeLmRecords(this.options.clientLm, this.startedAt));
     return { iterable: await Promise.all(recs.map((r) => this.toWire(r))) };
   }
 
@@ -461,7 +471,7 @@ export class ModelManager implements ModelHub {
   async load(id: string): Promise<Model> {
     const r = this.record(id);
     if (r.model.id !== EXTRACTIVE_MODEL_ID && (r.folder || r.source?.kind === 'local')) await this.ensureLoaded(r);
-    else if (r.model.id !== EXTRACTIVE_MODEL_ID && !r.source) throw noSource(r.model.name, 'load');
+    else if (r.model.id !== EXTRACTIVE_MODEL_ID && !r.source && !isVscodeLmId(r.model.id)) throw noSource(r.model.name, 'load');
     return this.toWire(r);
   }
 
