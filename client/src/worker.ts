@@ -171,8 +171,8 @@ export class Worker implements vscode.Disposable {
   }
 
   /** Any method by name: the webview relay. */
-  requestRaw(method: string, params: unknown): Promise<unknown> {
-    return this.ready().sendRequest(method, params);
+  requestRaw(method: string, params: unknown, token?: vscode.CancellationToken): Promise<unknown> {
+    return this.ready().sendRequest(method, params, token);
   }
 
   notify<P>(def: NotificationDef<P>, params: P): void {

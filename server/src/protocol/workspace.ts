@@ -72,6 +72,8 @@ export interface ConversationRecord extends ConversationSummary {
 
 /** Set the workspace folders to index (the client sends them at start and on change). */
 export const WorkspaceSetFolders = request<WorkspaceFoldersParams, null>('askcode/setFolders');
+/** The folders being indexed: the browser page shows paths relative to them (VS Code knows its own). */
+export const WorkspaceFolders = request<void, WorkspaceFoldersParams>('askcode/workspace/folders');
 /** File create / change / delete / rename events from the editor. */
 export const WorkspaceFileEvents = notification<{ events: FileEvent[] }>('askcode/fileEvents');
 /** Unsaved buffer contents (searched live, before any reindex). */
