@@ -53,6 +53,8 @@ export class RecordedHost {
   readonly conversations = new Map<string, { id: string; name: string; created: string; updated: string; messages: number }>();
   /** Per-method canned results; a function gets the params. */
   readonly results = new Map<string, unknown | ((params: unknown) => unknown)>();
+  /** Requests to these methods are recorded and never answered (to test cancellation). */
+  readonly held = new Set<string>();
   private readonly running = new Map<string, Running>();
   private convCounter = 0;
 
@@ -62,6 +64,7 @@ export class RecordedHost {
     this.results.set('qgpt/hints', fixture('hints.json'));
     this.results.set('askcode/conversations/list', () => [...this.conversations.values()]);
     this.results.set('askcode/ui/ready', { folders: ['/ws/project'] });
+    this.results.set('askcode/workspace/folders', { folders: ['/ws/project'] });
     this.results.set('askcode/ui/openLocation', null);
     this.results.set('askcode/ui/insert', null);
   }
@@ -79,6 +82,7 @@ export class RecordedHost {
       this.stream(msg.params as QGPTStreamInput, reply, send);
       return;
     }
+    if (this.held.has(msg.method)) return;
     if (!this.results.has(msg.method)) {
       fail(-32004, `unknown method ${msg.method}`, 'not_found');
       return;
