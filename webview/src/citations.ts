@@ -100,7 +100,7 @@ export class Citations {
   private codeView(place: Place, key: string): HTMLElement {
     const ac = new AbortController();
     const label = placeLabel(this.paths.display(place.path), place.startLine, place.endLine);
-    const title = h('span', { class: 'code-view-title' }, icon('file-code'), h('span', { class: 'code-view-path', text: ` ${label}` }));
+    const title = h('span', { class: 'code-view-title' }, icon('file-code'), h('span', { class: 'code-view-path', text: label }));
     const copyLoc = h('button', { type: 'button', class: 'icon-button copy-location', title: 'Copy location', 'aria-label': 'Copy location' }, icon('copy'), h('span', { text: ' Copy location' }));
     const people = iconButton(undefined, 'organization', 'Find related people', 'icon-button code-view-people');
     const close = iconButton(undefined, 'close', 'Close', 'icon-button code-view-close');
@@ -125,7 +125,7 @@ export class Citations {
     this.t.request(CodeRead, { path: place.path, startLine: place.startLine, endLine: place.endLine }, ac.signal)
       .then((r: CodeReadResult) => {
         location = placeLabel(r.relativePath || this.paths.display(r.path), r.startLine, r.endLine);
-        title.querySelector('.code-view-path')!.textContent = ` ${location}`;
+        title.querySelector('.code-view-path')!.textContent = location;
         const text = r.text.endsWith('\n') ? r.text : `${r.text}\n`;
         const code = h('code', { class: 'hljs', 'data-lang': r.language });
         code.innerHTML = highlightCode(text, r.language);

@@ -52,7 +52,7 @@ export function renderPeople(out: QGPTPersonsRelatedOutput, paths: Paths, title 
         email ? h('span', { class: 'person-email muted', text: email }) : null,
         share !== undefined ? h('span', { class: 'person-share', text: `${share}%` }) : null,
       ),
-      facts.length ? h('div', { class: 'person-facts muted', text: facts.join(' · ') }) : null,
+      facts.length || why ? h('div', { class: 'person-facts muted', text: facts.length ? facts.join(' · ') : why }) : null,
       files.length ? h('div', { class: 'person-files muted', text: files.map((f) => `${paths.display(f.path)} (${plural(f.lines, 'line')})`).join(', ') }) : null,
     );
     list.append(li);
@@ -77,7 +77,8 @@ export function peoplePanel(t: Transport, paths: Paths, place: { path: string; s
     panel.remove();
   });
   const message: QGPTConversationMessage = { role: 'USER', text: where, timestamp: { value: new Date().toISOString() } };
-  t.request(QgptPersonsRelated, { input: { conversation: { iterable: [message] } }, transferables: false }, ac.signal)
+  // transferables: the per-person lines and files (PersonInfo) come only with them.
+  t.request(QgptPersonsRelated, { input: { conversation: { iterable: [message] } }, transferables: true }, ac.signal)
     .then((out) => body.replaceChildren(renderPeople(out, paths, `People for ${where}`)))
     .catch((e) => {
       if (!ac.signal.aborted) body.replaceChildren(h('p', { class: 'message-error', role: 'alert', text: `Could not find people: ${messageOf(e)}` }));
