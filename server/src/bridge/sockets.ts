@@ -35,12 +35,10 @@ export function sendJson(ws: WebSocket, value: unknown, limits: BridgeLimits): v
   ws.send(JSON.stringify(value));
 }
 
-/** The answers engineer's per-connection clean-up, once it exists. */
+/** A closed socket's streamed requests end without frames. */
 function closeConnection(core: Core, connection: string, log: Logger): void {
-  const answers = core.answers as unknown as { closeConnection?: (c: string) => unknown };
-  if (typeof answers.closeConnection !== 'function') return;
   try {
-    void Promise.resolve(answers.closeConnection(connection)).catch((e) => log.warn(`closeConnection: ${String(e)}`));
+    core.streams.closeConnection(connection);
   } catch (e) {
     log.warn(`closeConnection: ${String(e)}`);
   }

@@ -12,6 +12,9 @@ export interface CallContext {
   connection: string;
 }
 
+/** Sends a notification to every connection (what an area is handed instead of the service). */
+export type Notify = <P>(def: NotificationDef<P>, params: P) => void;
+
 export type Handler<P, R> = (params: P, ctx: CallContext) => Promise<R> | R;
 
 /**
@@ -31,10 +34,6 @@ export class Service {
 
   has(method: string): boolean {
     return this.handlers.has(method);
-  }
-
-  methods(): string[] {
-    return [...this.handlers.keys()];
   }
 
   /** Calls a method by its typed definition. */

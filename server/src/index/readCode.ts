@@ -3,42 +3,19 @@ import * as path from 'node:path';
 import type { CodeReadParams, CodeReadResult } from '../protocol/symbols';
 import { forbidden, invalid, notFound, tooLarge } from '../core/errors';
 import { languageOf } from './languages';
+import { readInside, resolveInside } from '../core/safePath';
 
 /** Lines one read returns at most: an agent asking for a whole 20k-line file gets the start and the count. */
 export const MAX_READ_LINES = 800;
 /** Files larger than this are not read at all (the index skips them too). */
 const MAX_READ_BYTES = 4 * 1024 * 1024;
 
-/**
- * The real path of `p` when it lies inside one of `folders` (after following every symlink), with the
- * folder it lies in; null otherwise. A relative `p` is tried against each folder in turn.
- */
-export async function resolveInsideFolders(folders: string[], p: string): Promise<{ abs: string; real: string; folder: string } | null> {
-  const candidates = path.isAbsolute(p) ? [p] : folders.map((f) => path.join(f, p));
-  for (const abs of candidates) {
-    let real: string;
-    try {
-      real = await fs.realpath(abs);
-    } catch {
-      continue;
-    }
-    for (const folder of folders) {
-      let root: string;
-      try {
-        root = await fs.realpath(folder);
-      } catch {
-        continue;
-      }
-      const rel = path.relative(root, real);
-      if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))) return { abs, real, folder };
-    }
-  }
-  return null;
-}
+/** The one path check (links resolved, inside the folders): see core/safePath.ts. */
+export { resolveInside as resolveInsideFolders } from '../core/safePath';
 
 /** Reads lines of a regular text file inside the folders: never outside them, never a FIFO, socket or device. */
 export async function readCode(folders: string[], params: CodeReadParams): Promise<CodeReadResult> {
-  const inside = await resolveInsideFolders(folders, params.path);
+  const inside = await resolveInside(folders, params.path);
   if (!inside) {
     // Missing is "not found" only where the name itself stays inside a folder; anything else is refused.
     const lexicallyInside = path.isAbsolute(params.path)
@@ -51,10 +28,13 @@ export async function readCode(folders: string[], params: CodeReadParams): Promi
     if (lexicallyInside && !exists) throw notFound(`no file ${params.path} in the workspace folders`, 'path');
     throw forbidden(`${params.path} is not inside the workspace folders`, 'path');
   }
-  const st = await fs.stat(inside.real);
-  if (!st.isFile()) throw invalid(`${params.path} is not a regular file`, 'path');
-  if (st.size > MAX_READ_BYTES) throw tooLarge(`${params.path} is larger than ${MAX_READ_BYTES} bytes`, 'path');
-  const buf = await fs.readFile(inside.real);
+  // Opened without blocking and checked on the descriptor: a FIFO swapped in after the check is never read.
+  const r = await readInside(folders, inside.abs, MAX_READ_BYTES);
+  if (!r.ok && r.reason === 'too_large') throw tooLarge(`${params.path} is larger than ${MAX_READ_BYTES} bytes`, 'path');
+  if (!r.ok && r.reason === 'missing') throw notFound(`no file ${params.path} in the workspace folders`, 'path');
+  if (!r.ok && r.reason === 'outside') throw forbidden(`${params.path} is not inside the workspace folders`, 'path');
+  if (!r.ok) throw invalid(`${params.path} is not a regular file${r.reason === 'special' ? '' : ` (${r.reason})`}`, 'path');
+  const buf = r.buf;
   if (buf.subarray(0, 8192).includes(0)) throw invalid(`${params.path} is a binary file`, 'path');
   const lines = buf.toString('utf8').split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();

@@ -2,22 +2,30 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Table } from '@lancedb/lancedb';
-import type { Service } from '../core/service';
 import type { CoreOptions } from '../core/options';
-import type { ModelHub, Retriever, QuestionAnswerer, Snippet, Embedder } from '../core/interfaces';
-import type { QGPTRelevanceInput, RelevantQGPTSeed } from '../protocol/wire';
-import {
-  WorkspaceSetFolders, WorkspaceFileEvents, WorkspaceBuffer, IndexProgressNotification, IndexStatus, IndexRebuild,
-  IndexPause, IndexResume, AssetsSave, AssetsList, AssetsDelete,
-  type IndexProgress, type IndexState, type FileEvent, type AssetSummary, type SaveAssetParams,
-} from '../protocol/workspace';
+import type { ModelHub, Retriever, Snippet, Embedder } from '../core/interfaces';
+import type { IndexProgress, IndexState, FileEvent, AssetSummary } from '../protocol/workspace';
 import { invalid, notFound } from '../core/errors';
 import { IndexStore, sqlString, type ChunkRow, type AssetRow } from './store';
 import { SearchEngine, type ChunkRecord, type Hit, type RankParams } from './searchEngine';
 import { chunkText } from './chunker';
 import { languageOf, languageOfExt, isCode } from './languages';
-import { walk, looksIndexable, skippedByName, DEFAULT_MAX_FILE_SIZE } from './walker';
-import { registerRelevance, validateRelevance, hitToSeed, fragmentOf, type Space } from './relevance';
+import { walk, unindexableReason, skippedByName, DEFAULT_MAX_FILE_SIZE } from './walker';
+import { locate, readInside, type SkipReason } from '../core/safePath';
+import { decodeText } from './decode';
+import { Skips } from './skips';
+
+/** Exactly one query space per search. */
+export type Space =
+  | { kind: 'paths'; paths: string[] }
+  | { kind: 'seeds'; seeds: { text: string; ext?: string }[] }
+  | { kind: 'assets'; ids: string[] }
+  | { kind: 'database' };
+
+/** What to save as an asset: a fragment of text, or lines of a file. */
+export type AssetSource =
+  | { name?: string; fragment: { text: string; ext?: string } }
+  | { name?: string; path: string; startLine?: number; endLine?: number };
 
 interface Root {
   folder: string;
@@ -44,7 +52,6 @@ function chunkId(scope: string, rel: string, start: number, hash: string): strin
  * in-memory BM25 engine (answers at once), and fills in embeddings behind it.
  */
 export class WorkspaceIndex implements Retriever {
-  private answerer?: QuestionAnswerer;
   private store?: IndexStore;
   private readonly engine = new SearchEngine();
   private readonly roots = new Map<string, Root>();
@@ -68,6 +75,7 @@ export class WorkspaceIndex implements Retriever {
   private vectorsTable?: Promise<Table>;
   private vectorsLoadedFor?: string;
   private embedRun?: Promise<void>;
+  private readonly skips: Skips;
   /** Ranking overrides (benchmarks only). */
   rankParams: Partial<RankParams> = {};
   /** Embeds counted since start: what `bench index` reports as re-embedded on a rerun. */
@@ -77,21 +85,17 @@ export class WorkspaceIndex implements Retriever {
   /** Benchmarks only: embed at most this many chunks per run (a sample of the throughput). */
   embedLimit = Infinity;
 
-  private constructor(readonly options: CoreOptions, readonly service: Service, readonly hub: ModelHub) {
+  private constructor(readonly options: CoreOptions, readonly hub: ModelHub, private readonly onProgress: (p: IndexProgress) => void) {
     this.workspaceFolders = options.folders.map((f) => path.resolve(f));
+    this.skips = new Skips(options.log);
     this.opened = this.open();
     this.opened.catch((e) => options.log.error(`index failed to open: ${String(e)}`));
   }
 
-  static async create(options: CoreOptions, service: Service, hub: ModelHub): Promise<WorkspaceIndex> {
-    const index = new WorkspaceIndex(options, service, hub);
-    index.register();
+  static async create(options: CoreOptions, hub: ModelHub, onProgress: (p: IndexProgress) => void = () => {}): Promise<WorkspaceIndex> {
+    const index = new WorkspaceIndex(options, hub, onProgress);
     if (options.autoIndex) void index.opened.then(() => index.indexAll()).catch(() => {});
     return index;
-  }
-
-  setAnswerer(a: QuestionAnswerer): void {
-    this.answerer = a;
   }
 
   folders(): string[] {
@@ -222,7 +226,12 @@ export class WorkspaceIndex implements Retriever {
     if (this.disposed) return;
     this.setState('indexing');
     const t0 = Date.now();
-    const found = await walk(root.folder, this.settings());
+    this.skips.reset(root.folder);
+    const found = await walk(root.folder, {
+      ...this.settings(),
+      allowed: [...this.roots.keys()],
+      onSkip: (rel, reason, detail) => this.skips.note(root.folder, rel, reason, detail),
+    });
     const seen = new Set(found.map((f) => f.rel));
     const changed = found.filter((f) => {
       const old = root.files.get(f.rel);
@@ -270,18 +279,30 @@ export class WorkspaceIndex implements Retriever {
 
   /** Reads and chunks one file into the engine; returns the rows to store. */
   private async chunkFile(root: Root, abs: string, rel: string, mtime: number, size: number): Promise<ChunkRow[]> {
-    let buf: Buffer;
-    try {
-      buf = await fs.readFile(abs);
-    } catch {
+    const text = await this.readText(abs, (reason, detail) => this.skips.note(root.folder, rel, reason, detail));
+    if (text === null) {
       this.engine.removeFile(abs);
       return [];
     }
-    if (!looksIndexable(buf)) {
-      this.engine.removeFile(abs);
-      return [];
+    this.skips.clear(root.folder, rel);
+    return this.chunkInto(root.folder, abs, rel, text, mtime, size);
+  }
+
+  /** A file's text through the one path check (inside the opened folders, a regular file), or why not. */
+  private async readText(abs: string, skipped: (reason: SkipReason, detail?: string) => void, folders = [...this.roots.keys()]): Promise<string | null> {
+    const r = await readInside(folders, abs, this.settings().maxFileSize);
+    if (!r.ok) {
+      if (r.reason !== 'missing') skipped(r.reason, r.real);
+      return null;
     }
-    return this.chunkInto(root.folder, abs, rel, buf.toString('utf8'), mtime, size);
+    const why = unindexableReason(r.buf);
+    if (why) {
+      skipped(why);
+      return null;
+    }
+    const decoded = decodeText(r.buf);
+    if (!decoded) skipped('encoding');
+    return decoded?.text ?? null;
   }
 
   private async chunkInto(scope: string, key: string, rel: string, text: string, mtime: number, size: number): Promise<ChunkRow[]> {
@@ -329,12 +350,21 @@ export class WorkspaceIndex implements Retriever {
       const rels = gone.map((k) => path.relative(root.folder, k).split(path.sep).join('/'));
       for (const k of gone) this.engine.removeFile(k);
       for (const r of rels) root.files.delete(r);
+      this.skips.clear(root.folder, path.relative(root.folder, abs).split(path.sep).join('/'));
       if (rels.length) await this.store!.replacePaths(table, rels, []);
       return;
     }
+    const rel = path.relative(root.folder, abs).split(path.sep).join('/');
+    // The one path check: a link out of the opened folders is not followed, a FIFO is never opened.
+    const where = await locate([...this.roots.keys()], abs);
+    if ('missing' in where) return this.applyEvent({ type: 'deleted', path: abs });
+    if ('outside' in where) {
+      this.skips.note(root.folder, rel, 'outside', where.outside);
+      return this.applyEvent({ type: 'deleted', path: abs });
+    }
     let st;
     try {
-      st = await fs.stat(abs);
+      st = await fs.stat(where.real);
     } catch {
       return this.applyEvent({ type: 'deleted', path: abs });
     }
@@ -342,8 +372,14 @@ export class WorkspaceIndex implements Retriever {
       await this.lexicalPass(root);
       return;
     }
-    const rel = path.relative(root.folder, abs).split(path.sep).join('/');
+    if (!st.isFile()) {
+      this.skips.note(root.folder, rel, 'special');
+      return this.applyEvent({ type: 'deleted', path: abs });
+    }
+    // A link to a file indexed under its own name is not indexed twice.
+    if (where.real !== abs && this.engine.hasFile(where.real)) return this.applyEvent({ type: 'deleted', path: abs });
     if (skippedByName(rel) || st.size > this.settings().maxFileSize) {
+      if (st.size > this.settings().maxFileSize) this.skips.note(root.folder, rel, 'too_large');
       return this.applyEvent({ type: 'deleted', path: abs });
     }
     const rows = await this.chunkFile(root, abs, rel, Math.floor(st.mtimeMs), st.size);
@@ -483,6 +519,7 @@ export class WorkspaceIndex implements Retriever {
       eta,
       bm25Only: this.bm25Only || !this.denseEnabled,
       message: this.bm25Only ? 'no embedding model: relevance runs on BM25 alone' : this.lastMessage,
+      skipped: this.skips.counts(),
     };
   }
 
@@ -531,21 +568,16 @@ export class WorkspaceIndex implements Retriever {
     const now = Date.now();
     if (!force && now - this.lastProgress < PROGRESS_EVERY_MS) return;
     this.lastProgress = now;
-    this.service.broadcast(IndexProgressNotification, this.status());
+    this.onProgress(this.status());
   }
 
   // ---- Retriever ------------------------------------------------------------------------
-
-  async relevance(input: QGPTRelevanceInput, signal?: AbortSignal): Promise<RelevantQGPTSeed[]> {
-    const { query, space } = validateRelevance(input);
-    return (await this.search(query, space, signal)).map((h) => hitToSeed(h, this.assetOf(h.chunk)));
-  }
 
   private assetOf(c: ChunkRecord): string | undefined {
     return c.file.startsWith('asset:') ? c.file.slice(6) : undefined;
   }
 
-  /** The hits for a validated query space (also what the benchmarks call). */
+  /** The hits for a query over one space, best first. */
   async search(query: string, space: Space, signal?: AbortSignal, limit = 20): Promise<Hit[]> {
     await this.opened;
     if (space.kind === 'seeds') return this.searchSeeds(query, space.seeds, limit);
@@ -585,6 +617,7 @@ export class WorkspaceIndex implements Retriever {
       } catch {
         throw notFound(`path does not exist: ${paths[i]}`, `paths[${i}]`);
       }
+      if (!st.isFile() && !st.isDirectory()) throw invalid(`not a regular file or folder: ${paths[i]}`, `paths[${i}]`);
       const root = this.rootOf(abs);
       if (root) {
         await root.loaded;
@@ -606,9 +639,11 @@ export class WorkspaceIndex implements Retriever {
   /** A single file outside every indexed folder: searched in memory, not stored. */
   private async indexLooseFile(abs: string, mtime: number, size: number): Promise<void> {
     if (size > this.settings().maxFileSize) throw invalid(`file is larger than askcode.maxFileSize: ${abs}`, 'paths');
-    const buf = await fs.readFile(abs);
-    if (!looksIndexable(buf)) throw invalid(`not a text file: ${abs}`, 'paths');
-    await this.chunkInto(path.dirname(abs), abs, path.basename(abs), buf.toString('utf8'), mtime, size);
+    let why: SkipReason | undefined;
+    // Outside every indexed folder, the file's own folder is the limit: a link out of it is refused.
+    const text = await this.readText(abs, (reason) => (why = reason), [...this.roots.keys(), path.dirname(abs)]);
+    if (text === null) throw invalid(`not indexed: ${abs} (${why ?? 'unreadable'})`, 'paths');
+    await this.chunkInto(path.dirname(abs), abs, path.basename(abs), text, mtime, size);
   }
 
   private async searchSeeds(query: string, seeds: { text: string; ext?: string }[], limit: number): Promise<Hit[]> {
@@ -638,7 +673,8 @@ export class WorkspaceIndex implements Retriever {
     this.ephemeral.set(c.id, { id: c.id, path: p ?? c.rel, startLine: c.startLine, endLine: c.endLine, text: c.text, language: c.language, symbol: c.symbol });
   }
 
-  async getSnippet(id: string): Promise<Snippet | null> {
+  /** A chunk returned by an earlier search (or a saved asset), by id: what `qgpt/question` quotes when sent only ids. */
+  async snippet(id: string): Promise<Snippet | null> {
     await this.opened.catch(() => {});
     const c = this.engine.chunk(id);
     if (c) {
@@ -687,27 +723,22 @@ export class WorkspaceIndex implements Retriever {
     return { id: a.id, name: a.name, path: a.path || undefined, language: a.lang, created: a.created, preview: a.text.slice(0, 200) };
   }
 
-  async saveAsset(p: SaveAssetParams): Promise<AssetSummary> {
+  async saveAsset(p: AssetSource): Promise<AssetSummary> {
     await this.opened;
-    if (!p || typeof p !== 'object') throw invalid('params must be an object with a seed or a path', 'params');
     let text: string;
     let ext: string;
     let file = '';
     let start = 1;
-    if (p.seed !== undefined) {
-      const frag = fragmentOf(p.seed, 'seed');
-      text = frag.text;
-      ext = languageOfExt(frag.ext).ext;
-    } else if (typeof p.path === 'string' && p.path) {
+    if ('fragment' in p) {
+      text = p.fragment.text;
+      ext = languageOfExt(p.fragment.ext).ext;
+    } else {
       file = path.resolve(p.path);
-      let buf: Buffer;
-      try {
-        buf = await fs.readFile(file);
-      } catch {
-        throw notFound(`path does not exist: ${p.path}`, 'path');
-      }
-      if (!looksIndexable(buf)) throw invalid(`not a text file: ${p.path}`, 'path');
-      const lines = buf.toString('utf8').split(/\r?\n/);
+      if (!(await fs.stat(file).catch(() => null))) throw notFound(`path does not exist: ${p.path}`, 'path');
+      let why: SkipReason | undefined;
+      const content = await this.readText(file, (reason) => (why = reason), [...this.roots.keys(), path.dirname(file)]);
+      if (content === null) throw invalid(`cannot save ${p.path}: ${why ?? 'unreadable'}`, 'path');
+      const lines = content.split(/\r?\n/);
       const s = p.startLine ?? 1;
       const e = p.endLine ?? lines.length;
       if (!Number.isInteger(s) || s < 1 || s > lines.length) throw invalid(`startLine must be between 1 and ${lines.length}`, 'startLine');
@@ -715,10 +746,8 @@ export class WorkspaceIndex implements Retriever {
       text = lines.slice(s - 1, e).join('\n');
       start = s;
       ext = languageOf(file).ext;
-    } else {
-      throw invalid('give a seed (with a fragment) or a path to save', 'seed');
     }
-    if (!text.trim()) throw invalid('the selection is empty', p.seed ? 'seed' : 'path');
+    if (!text.trim()) throw invalid('the selection is empty', 'fragment' in p ? 'seed' : 'path');
     const name = typeof p.name === 'string' && p.name.trim() ? p.name.trim().slice(0, 200) : file ? `${path.basename(file)}:${start}` : text.split('\n')[0]!.trim().slice(0, 60);
     const row: AssetRow = {
       id: randomUUID(), name, path: file, lang: (file ? languageOf(file) : languageOfExt(ext)).id, ext, start,
@@ -731,103 +760,90 @@ export class WorkspaceIndex implements Retriever {
     return this.summary(row);
   }
 
-  async deleteAsset(id: unknown): Promise<void> {
+  async deleteAsset(id: string): Promise<void> {
     await this.opened;
-    if (typeof id !== 'string' || !id) throw invalid('id must be a non-empty string', 'id');
     if (!this.assets.has(id)) throw notFound(`no saved asset with id ${id}`, 'id');
     await (await this.assetsTable!).delete(`id = ${sqlString(id)}`);
     this.assets.delete(id);
     this.engine.removeFile('asset:' + id);
   }
 
-  // ---- protocol ---------------------------------------------------------------------------
+  async listAssets(): Promise<AssetSummary[]> {
+    await this.opened;
+    return [...this.assets.values()].sort((a, b) => (a.created < b.created ? 1 : -1)).map((a) => this.summary(a));
+  }
 
-  private register(): void {
-    const s = this.service;
-    s.register(WorkspaceSetFolders, async (p) => {
-      if (!p || !Array.isArray(p.folders) || p.folders.some((f) => typeof f !== 'string' || !f)) {
-        throw invalid('folders must be an array of folder paths', 'folders');
+  // ---- the workspace ------------------------------------------------------------------------
+
+  /** The folders to index: dropped ones leave the index, new ones are indexed in the background. */
+  async setFolders(folders: string[]): Promise<void> {
+    await this.opened;
+    const next = folders.map((f) => path.resolve(f));
+    for (const [i, f] of next.entries()) {
+      const st = await fs.stat(f).catch(() => null);
+      if (!st?.isDirectory()) throw notFound(`folder does not exist: ${folders[i]}`, `folders[${i}]`);
+    }
+    for (const old of this.workspaceFolders) {
+      if (next.includes(old)) continue;
+      const r = this.roots.get(old);
+      if (r) {
+        for (const rel of r.files.keys()) this.engine.removeFile(path.join(old, rel));
+        this.roots.delete(old);
+        this.skips.drop(old);
       }
-      await this.opened;
-      const next = p.folders.map((f) => path.resolve(f));
-      for (const [i, f] of next.entries()) {
-        const st = await fs.stat(f).catch(() => null);
-        if (!st?.isDirectory()) throw notFound(`folder does not exist: ${p.folders[i]}`, `folders[${i}]`);
-      }
-      for (const old of this.workspaceFolders) {
-        if (next.includes(old)) continue;
-        const r = this.roots.get(old);
-        if (r) {
-          for (const rel of r.files.keys()) this.engine.removeFile(path.join(old, rel));
-          this.roots.delete(old);
-        }
-      }
-      this.workspaceFolders = next;
-      for (const f of next) void this.indexRoot(this.root(f, true)).catch(() => {});
-      return null;
-    });
-    s.register(WorkspaceFileEvents, async (p) => {
-      if (!p || !Array.isArray(p.events)) throw invalid('events must be an array', 'events');
-      await this.opened;
-      for (const ev of p.events) {
-        if (!ev || typeof ev.path !== 'string' || !['created', 'changed', 'deleted', 'renamed'].includes(ev.type)) continue;
-        if (ev.type === 'renamed' && typeof ev.oldPath !== 'string') continue;
-        await this.enqueue(() => this.applyEvent(ev));
-      }
-      this.startEmbedding();
-    });
-    s.register(WorkspaceBuffer, async (p) => {
-      if (!p || typeof p.path !== 'string') throw invalid('path must be a string', 'path');
-      await this.opened;
-      const abs = path.resolve(p.path);
-      const root = this.rootOf(abs);
-      if (p.text === null || p.text === undefined) {
-        if (root) await this.enqueue(() => this.applyEvent({ type: 'changed', path: abs }));
-        else this.engine.removeFile(abs);
-        return;
-      }
-      if (typeof p.text !== 'string') throw invalid('text must be a string or null', 'text');
-      const rel = root ? path.relative(root.folder, abs).split(path.sep).join('/') : path.basename(abs);
-      await this.chunkInto(root?.folder ?? path.dirname(abs), abs, rel, p.text, 0, p.text.length);
-    });
-    s.register(IndexStatus, async () => {
-      await this.opened;
-      return this.status();
-    });
-    s.register(IndexRebuild, async () => {
-      await this.opened;
-      for (const r of this.roots.values()) {
-        await this.enqueue(async () => {
-          for (const rel of r.files.keys()) this.engine.removeFile(path.join(r.folder, rel));
-          r.files.clear();
-          await (await r.table).delete('true');
-        });
-        void this.indexRoot(r).catch(() => {});
-      }
-      return null;
-    });
-    s.register(IndexPause, async () => {
-      this.paused = true;
-      this.emitProgress(true);
-      return this.status();
-    });
-    s.register(IndexResume, async () => {
-      this.paused = false;
-      for (const w of this.resumeWaiters.splice(0)) w();
-      if (this.state === 'paused') this.state = 'indexing';
-      this.emitProgress(true);
-      return this.status();
-    });
-    s.register(AssetsSave, (p) => this.saveAsset(p));
-    s.register(AssetsList, async () => {
-      await this.opened;
-      return [...this.assets.values()].sort((a, b) => (a.created < b.created ? 1 : -1)).map((a) => this.summary(a));
-    });
-    s.register(AssetsDelete, async (p) => {
-      await this.deleteAsset(p?.id);
-      return null;
-    });
-    registerRelevance(s, this, () => this.answerer);
+    }
+    this.workspaceFolders = next;
+    for (const f of next) void this.indexRoot(this.root(f, true)).catch(() => {});
+  }
+
+  /** File events from the editor, applied in order without a rebuild. */
+  async fileEvents(events: FileEvent[]): Promise<void> {
+    await this.opened;
+    for (const ev of events) await this.enqueue(() => this.applyEvent(ev));
+    this.startEmbedding();
+  }
+
+  /** Unsaved contents of an open file (`null`: closed or saved, the disk is the truth again). */
+  async buffer(file: string, text: string | null): Promise<void> {
+    await this.opened;
+    const abs = path.resolve(file);
+    const root = this.rootOf(abs);
+    if (text === null) {
+      if (root) await this.enqueue(() => this.applyEvent({ type: 'changed', path: abs }));
+      else this.engine.removeFile(abs);
+      return;
+    }
+    // Editor text under a path whose real place is outside the opened folders is not searched.
+    if ('outside' in (await locate([...this.roots.keys()], abs))) return;
+    const rel = root ? path.relative(root.folder, abs).split(path.sep).join('/') : path.basename(abs);
+    await this.chunkInto(root?.folder ?? path.dirname(abs), abs, rel, text, 0, text.length);
+  }
+
+  /** Drops every stored chunk and indexes each folder again (in the background). */
+  async rebuild(): Promise<void> {
+    await this.opened;
+    for (const r of this.roots.values()) {
+      await this.enqueue(async () => {
+        for (const rel of r.files.keys()) this.engine.removeFile(path.join(r.folder, rel));
+        r.files.clear();
+        await (await r.table).delete('true');
+      });
+      void this.indexRoot(r).catch(() => {});
+    }
+  }
+
+  pause(): IndexProgress {
+    this.paused = true;
+    this.emitProgress(true);
+    return this.status();
+  }
+
+  resume(): IndexProgress {
+    this.paused = false;
+    for (const w of this.resumeWaiters.splice(0)) w();
+    if (this.state === 'paused') this.state = 'indexing';
+    this.emitProgress(true);
+    return this.status();
   }
 
   async dispose(): Promise<void> {

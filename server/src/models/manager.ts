@@ -1,15 +1,12 @@
 import { promises as fs } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
-import type { Service, CallContext } from '../core/service';
+import type { Notify } from '../core/service';
 import type { CoreOptions } from '../core/options';
 import type { ModelHub, Embedder, Generator, ChatMessage, GenerateOptions } from '../core/interfaces';
 import { cancelled, conflict, forbidden, invalid, notFound, offline, unavailable } from '../core/errors';
-import type { Model, ModelDownloadProgressStatusEnum } from '../protocol/wire';
-import {
-  ModelsSnapshot, ModelsCreate, ModelsDelete, ModelsDeleteCache, ModelsUnload, ModelGet, ModelLoad, ModelUnload,
-  ModelDownload, ModelDownloadCancel, ModelDownloadProgressNotification, ModelsIdentifiersNotification,
-} from '../protocol/models';
+import type { Model, Models, ModelDeleteCacheOutput, ModelDownloadProgressStatusEnum } from '../protocol/wire';
+import { ModelDownloadProgressNotification, ModelsIdentifiersNotification } from '../protocol/models';
 import { CATALOG, EXTRACTIVE_MODEL_ID, MINILM_MODEL_ID, bytesOf, usageIsLlm, type CatalogEntry } from './catalog';
 import { Registry, type ModelRecord } from './registry';
 import { ModelCache } from './cache';
@@ -18,7 +15,7 @@ import { copyFiles, fetchFiles, type FileSpec } from './download';
 import { OnnxEmbedder } from './embedder';
 import { OnnxGenerator } from './onnxGenerator';
 import { DEFAULT_OLLAMA_URL, OllamaGenerator, OpenAIGenerator } from './endpointGenerators';
-import { modelIdParam, seededOnly, sourceFromUnique, validateCreate, validateSource } from './validate';
+import { seededOnly, sourceFromUnique, validateCreate, validateSource } from './validate';
 import { transformers } from './transformers';
 import { freeMemory } from './memory';
 
@@ -49,15 +46,14 @@ export class ModelManager implements ModelHub {
   private readonly warned = new Set<string>();
   private disposed = false;
 
-  private constructor(readonly options: CoreOptions, readonly service: Service) {
+  private constructor(readonly options: CoreOptions, private readonly notify: Notify) {
     this.registry = new Registry(options.dataDir, options.log);
     this.cache = new ModelCache(path.join(options.dataDir, 'models'));
   }
 
-  static async create(options: CoreOptions, service: Service): Promise<ModelManager> {
-    const m = new ModelManager(options, service);
+  static async create(options: CoreOptions, notify: Notify): Promise<ModelManager> {
+    const m = new ModelManager(options, notify);
     await m.init();
-    m.registerHandlers();
     return m;
   }
 
@@ -173,7 +169,7 @@ export class ModelManager implements ModelHub {
 
   private changed(id: string, deleted = false): void {
     if (this.disposed) return;
-    this.service.broadcast(ModelsIdentifiersNotification, { iterable: [{ model: { id }, ...(deleted ? { deleted: true } : {}) }] });
+    this.notify(ModelsIdentifiersNotification, { iterable: [{ model: { id }, ...(deleted ? { deleted: true } : {}) }] });
   }
 
   private warnOnce(key: string, msg: string): void {
@@ -253,7 +249,7 @@ export class ModelManager implements ModelHub {
     return true;
   }
 
-  private async unloadAll(): Promise<void> {
+  async unloadAll(): Promise<void> {
     for (const id of [...this.loaded.keys()]) await this.unloadOne(id);
     freeMemory();
   }
@@ -325,7 +321,7 @@ export class ModelManager implements ModelHub {
   // ---- download --------------------------------------------------------------------------
 
   private progress(id: string, status: ModelDownloadProgressStatusEnum, percentage: number): void {
-    this.service.broadcast(ModelDownloadProgressNotification, { model: id, progress: { status, percentage } });
+    this.notify(ModelDownloadProgressNotification, { model: id, progress: { status, percentage } });
   }
 
   private async hubBase(): Promise<string> {
@@ -404,74 +400,73 @@ export class ModelManager implements ModelHub {
 
   // ---- operations ------------------------------------------------------------------------
 
-  private registerHandlers(): void {
-    const s = this.service;
-    s.register(ModelsSnapshot, async () => {
-      const order = { catalog: 0, folder: 1, custom: 2 } as const;
-      const recs = this.registry.all().sort((a, b) => order[a.origin] - order[b.origin] || a.model.created.value.localeCompare(b.model.created.value));
-      return { iterable: await Promise.all(recs.map((r) => this.toWire(r))) };
-    });
-    s.register(ModelsCreate, (params) => this.createModel(params));
-    s.register(ModelsDelete, async (params) => {
-      const id = modelIdParam(params);
-      const r = this.record(id);
-      if (r.origin !== 'custom') {
-        const why = r.origin === 'folder'
-          ? `it comes from the folder ${r.source?.kind === 'local' ? r.source.path : ''} in ASKCODE_MODELS_DIR; remove the folder instead`
-          : 'it is built in; only custom models (created with models/create) can be deleted';
-        throw forbidden(`cannot delete ${r.model.name}: ${why}`, 'model');
-      }
-      await this.cancelDownload(id);
-      await this.unloadOne(id);
-      if (r.folder) await this.cache.remove(r.folder);
-      await this.registry.mutate((recs) => void recs.delete(id));
-      this.changed(id, true);
-      return null;
-    });
-    s.register(ModelsDeleteCache, async (params) => {
-      const id = modelIdParam(params);
-      const r = this.record(id);
-      if (id === EXTRACTIVE_MODEL_ID) throw forbidden('the built-in extractive answerer has no weights, so there is no cache to delete', 'model');
-      if (!usageIsLlm(r.model.usage)) {
-        throw forbidden(`only the weights of LLMs (CODE_CONVERSATION) can be deleted; ${r.model.name} is a ${r.model.usage} model`, 'model');
-      }
-      if (!r.folder) throw forbidden(`${r.model.name} has no downloadable weights (it is served by ${r.source?.kind ?? 'nothing local'})`, 'model');
-      await this.cancelDownload(id);
-      await this.unloadOne(id);
-      await this.cache.remove(r.folder);
-      this.changed(id);
-      return { model: { id } };
-    });
-    s.register(ModelsUnload, async () => {
-      await this.unloadAll();
-      return null;
-    });
-    s.register(ModelGet, async (params) => this.toWire(this.record(modelIdParam(params))));
-    s.register(ModelLoad, async (params) => {
-      const r = this.record(modelIdParam(params));
-      if (r.model.id !== EXTRACTIVE_MODEL_ID && (r.folder || r.source?.kind === 'local')) await this.ensureLoaded(r);
-      else if (r.model.id !== EXTRACTIVE_MODEL_ID && !r.source) throw unavailable(`${r.model.name} has no weights or endpoint to load`);
-      return this.toWire(r);
-    });
-    s.register(ModelUnload, async (params) => {
-      const r = this.record(modelIdParam(params));
-      await this.unloadOne(r.model.id);
-      freeMemory();
-      return this.toWire(r);
-    });
-    s.register(ModelDownload, async (params, ctx: CallContext) => {
-      const r = this.record(modelIdParam(params));
-      await this.download(r, ctx.signal);
-      return this.toWire(r);
-    });
-    s.register(ModelDownloadCancel, async (params) => {
-      const r = this.record(modelIdParam(params));
-      await this.cancelDownload(r.model.id);
-      return this.toWire(r);
-    });
+  /** Every model with true `downloaded`/`loaded` facts: catalog, then folders, then custom, oldest first. */
+  async snapshot(): Promise<Models> {
+    const order = { catalog: 0, folder: 1, custom: 2 } as const;
+    const recs = this.registry.all().sort((a, b) => order[a.origin] - order[b.origin] || a.model.created.value.localeCompare(b.model.created.value));
+    return { iterable: await Promise.all(recs.map((r) => this.toWire(r))) };
   }
 
-  private async createModel(params: unknown): Promise<Model> {
+  async get(id: string): Promise<Model> {
+    return this.toWire(this.record(id));
+  }
+
+  async deleteModel(id: string): Promise<void> {
+    const r = this.record(id);
+    if (r.origin !== 'custom') {
+      const why = r.origin === 'folder'
+        ? `it comes from the folder ${r.source?.kind === 'local' ? r.source.path : ''} in ASKCODE_MODELS_DIR; remove the folder instead`
+        : 'it is built in; only custom models (created with models/create) can be deleted';
+      throw forbidden(`cannot delete ${r.model.name}: ${why}`, 'model');
+    }
+    await this.cancelDownload(id);
+    await this.unloadOne(id);
+    if (r.folder) await this.cache.remove(r.folder);
+    await this.registry.mutate((recs) => void recs.delete(id));
+    this.changed(id, true);
+  }
+
+  async deleteCache(id: string): Promise<ModelDeleteCacheOutput> {
+    const r = this.record(id);
+    if (id === EXTRACTIVE_MODEL_ID) throw forbidden('the built-in extractive answerer has no weights, so there is no cache to delete', 'model');
+    if (!usageIsLlm(r.model.usage)) {
+      throw forbidden(`only the weights of LLMs (CODE_CONVERSATION) can be deleted; ${r.model.name} is a ${r.model.usage} model`, 'model');
+    }
+    if (!r.folder) throw forbidden(`${r.model.name} has no downloadable weights (it is served by ${r.source?.kind ?? 'nothing local'})`, 'model');
+    await this.cancelDownload(id);
+    await this.unloadOne(id);
+    await this.cache.remove(r.folder);
+    this.changed(id);
+    return { model: { id } };
+  }
+
+  async load(id: string): Promise<Model> {
+    const r = this.record(id);
+    if (r.model.id !== EXTRACTIVE_MODEL_ID && (r.folder || r.source?.kind === 'local')) await this.ensureLoaded(r);
+    else if (r.model.id !== EXTRACTIVE_MODEL_ID && !r.source) throw unavailable(`${r.model.name} has no weights or endpoint to load`);
+    return this.toWire(r);
+  }
+
+  async unload(id: string): Promise<Model> {
+    const r = this.record(id);
+    await this.unloadOne(r.model.id);
+    freeMemory();
+    return this.toWire(r);
+  }
+
+  async downloadModel(id: string, signal: AbortSignal): Promise<Model> {
+    const r = this.record(id);
+    await this.download(r, signal);
+    return this.toWire(r);
+  }
+
+  async cancel(id: string): Promise<Model> {
+    const r = this.record(id);
+    await this.cancelDownload(r.model.id);
+    return this.toWire(r);
+  }
+
+  async createModel(params: unknown): Promise<Model> {
     const p = validateCreate(params);
     const seeded = seededOnly(p);
     const source = p.askcode?.source ? validateSource(p.askcode.source, 'askcode.source') : sourceFromUnique(seeded.unique);

@@ -23,6 +23,3 @@ export function request<P, R>(method: string): RequestDef<P, R> {
 export function notification<P>(method: string): NotificationDef<P> {
   return { method, kind: 'notification' };
 }
-
-export type ParamsOf<T> = T extends RequestDef<infer P, unknown> ? P : T extends NotificationDef<infer P> ? P : never;
-export type ResultOf<T> = T extends RequestDef<unknown, infer R> ? R : never;

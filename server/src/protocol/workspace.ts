@@ -16,7 +16,12 @@ export interface IndexProgress {
   /** true when no embedding model is available: relevance runs on BM25 alone. */
   bm25Only: boolean;
   message?: string;
+  /** Files not indexed, by reason (absent when none): counted apart from `files`. */
+  skipped?: Partial<Record<SkipReason, number>>;
 }
+
+/** Why a file was not indexed: see `server/src/core/safePath.ts`. */
+export type SkipReason = 'outside' | 'special' | 'unreadable' | 'too_large' | 'binary' | 'minified' | 'encoding';
 
 export interface WorkspaceFoldersParams { folders: string[] }
 

@@ -90,7 +90,7 @@ export async function resolveRelevant(relevant: unknown, retriever: Retriever, f
     const fragment = seedFragment(e.seed, `${f}.seed`);
     let passage: Passage | undefined;
     if (typeof entry.id === 'string') {
-      const s = entry.id ? await retriever.getSnippet(entry.id) : null;
+      const s = entry.id ? await retriever.snippet(entry.id) : null;
       if (s) passage = fromSnippet(i, s, entry);
       else if (!fragment) throw notFound(`${f}.id '${clip(entry.id)}' was not returned by a relevance call (or its file changed since); send a seed with a fragment string instead`, `${f}.id`);
     }

@@ -54,7 +54,7 @@ export class StreamRequest {
 export class StreamManager {
   private readonly running = new Map<string, Map<string, StreamRequest>>();
 
-  constructor(private readonly body: RequestBody, private readonly log: Logger) {}
+  constructor(private readonly log: Logger) {}
 
   private of(connection: string): Map<string, StreamRequest> {
     let m = this.running.get(connection);
@@ -62,7 +62,8 @@ export class StreamManager {
     return m;
   }
 
-  handle(params: unknown, ctx: CallContext): StreamAccepted {
+  /** Accepts (or stops / resets) a request; `body` runs the accepted one after the reply. */
+  handle(params: unknown, ctx: CallContext, body: RequestBody): StreamAccepted {
     const input = requireObject(params, 'params');
     const requestGiven = optionalId(input.request, 'request');
     const conversationGiven = optionalId(input.conversation, 'conversation');
@@ -100,7 +101,7 @@ export class StreamManager {
     mine.set(request, r);
     // Start after the accept reply is on its way, so the ids reach the caller before any frame.
     setImmediate(() => {
-      this.body(r, input)
+      body(r, input)
         .then(() => {
           if (!r.ended) r.end('COMPLETED', { statusCode: 200 });
         })
@@ -114,11 +115,6 @@ export class StreamManager {
         });
     });
     return { conversation: r.conversation, request };
-  }
-
-  /** Requests still running on a connection (for tests and status). */
-  active(connection: string): number {
-    return this.running.get(connection)?.size ?? 0;
   }
 
   /** The connection is gone: abort its work without sending anything. */

@@ -1,18 +1,14 @@
-import type { Service } from '../core/service';
-import type { QuestionAnswerer } from '../core/interfaces';
-import { QgptRelevance } from '../protocol/qgpt';
-import type { Application, QGPTRelevanceInput, QGPTRelevanceOutput, RelevantQGPTSeed, Seed } from '../protocol/wire';
-import { invalid, unavailable } from '../core/errors';
+import type { Application, QGPTRelevanceInput, RelevantQGPTSeed, Seed } from '../protocol/wire';
+import { invalid } from '../core/errors';
 import { isObject, requireQuery, describe } from '../qgpt/validate';
-import type { Hit } from './searchEngine';
-import type { WorkspaceIndex } from './workspaceIndex';
+import type { Hit } from '../index/searchEngine';
+import type { Space } from '../index/workspaceIndex';
+import type { Passage } from '../qgpt/seeds';
 
-/** Exactly one query space per request. */
-export type Space =
-  | { kind: 'paths'; paths: string[] }
-  | { kind: 'seeds'; seeds: { text: string; ext?: string }[] }
-  | { kind: 'assets'; ids: string[] }
-  | { kind: 'database' };
+/**
+ * Where the index's hits meet qgpt's passages and the wire: a hit becomes a passage once (what an
+ * answer quotes) and a RelevantQGPTSeed only for the reply.
+ */
 
 /** The Application every seed we emit carries (the wire requires a full one inside SeededAsset). */
 export const ASKCODE_APPLICATION: Application = {
@@ -99,9 +95,16 @@ function isAbsolute(p: string): boolean {
 
 const round = (x: number | undefined) => (x === undefined ? undefined : Math.round(x * 1e4) / 1e4);
 
-/** A hit as the wire's RelevantQGPTSeed (fragment seed, path, and askcode's "why"). */
-export function hitToSeed(h: Hit, assetId?: string): RelevantQGPTSeed {
+/** Where a hit is shown: its absolute file, or for a seed or a saved asset, its name. */
+function placeOf(h: Hit): string {
   const c = h.chunk;
+  return c.file.startsWith('seed:') || c.file.startsWith('asset:') ? c.rel : c.file;
+}
+
+/** A hit as the wire's RelevantQGPTSeed (fragment seed, path, and askcode's "why"). */
+export function hitToSeed(h: Hit): RelevantQGPTSeed {
+  const c = h.chunk;
+  const assetId = c.file.startsWith('asset:') ? c.file.slice(6) : undefined;
   const seed: RelevantQGPTSeed = {
     id: c.id,
     seed: {
@@ -112,7 +115,7 @@ export function hitToSeed(h: Hit, assetId?: string): RelevantQGPTSeed {
         metadata: { name: c.symbol ? `${c.rel} · ${c.symbol}` : c.rel },
       },
     },
-    path: c.file.startsWith('seed:') || c.file.startsWith('asset:') ? c.rel : c.file,
+    path: placeOf(h),
     askcode: {
       startLine: c.startLine,
       endLine: c.endLine,
@@ -127,17 +130,19 @@ export function hitToSeed(h: Hit, assetId?: string): RelevantQGPTSeed {
   return seed;
 }
 
-/** `qgpt/relevance`: the snippets, and with `options.question` the answer from them. */
-export function registerRelevance(service: Service, index: WorkspaceIndex, answerer: () => QuestionAnswerer | undefined): void {
-  service.register(QgptRelevance, async (input, ctx): Promise<QGPTRelevanceOutput> => {
-    const { query, question } = validateRelevance(input);
-    const iterable = await index.relevance(input, ctx.signal);
-    const out: QGPTRelevanceOutput = { relevant: { iterable } };
-    if (question) {
-      const a = answerer();
-      if (!a) throw unavailable('no answerer is available to answer the question');
-      out.answer = await a.question({ query, relevant: { iterable }, model: input.model, application: input.application }, ctx.signal);
-    }
-    return out;
-  });
+/** A hit as a passage an answer may quote; `entry` is the seed the reply carries for it. */
+export function hitToPassage(h: Hit, index: number, entry: RelevantQGPTSeed): Passage {
+  const c = h.chunk;
+  return {
+    index,
+    id: c.id,
+    path: placeOf(h),
+    startLine: c.startLine,
+    endLine: c.endLine,
+    text: c.text,
+    language: c.language,
+    symbol: c.symbol,
+    retrieval: entry.askcode?.score,
+    entry,
+  };
 }
