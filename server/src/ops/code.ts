@@ -1,6 +1,5 @@
 import type { Service } from '../core/service';
 import { CodeRead, type CodeReadParams } from '../protocol/symbols';
-import { WorkspaceFolders } from '../protocol/workspace';
 import { invalid } from '../core/errors';
 import { readCode } from '../index/readCode';
 
@@ -9,10 +8,7 @@ export interface CodeDeps {
   folders(): string[];
 }
 
-/**
- * `askcode/code/read`: lines of a file inside the workspace folders (citations, MCP `read_code`);
- * `askcode/workspace/folders`: those folders, so a page can show paths relative to them.
- */
+/** `askcode/code/read`: lines of a file inside the workspace folders (citations, MCP `read_code`). */
 export function registerCode(service: Service, deps: CodeDeps): void {
   service.register(CodeRead, (params: CodeReadParams) => {
     if (!params || typeof params !== 'object' || typeof params.path !== 'string' || !params.path) {
@@ -24,5 +20,4 @@ export function registerCode(service: Service, deps: CodeDeps): void {
     }
     return readCode(deps.folders(), params);
   });
-  service.register(WorkspaceFolders, () => ({ folders: deps.folders() }));
 }

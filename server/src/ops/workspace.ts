@@ -3,7 +3,7 @@ import type { CoreOptions } from '../core/options';
 import type { WorkspaceIndex } from '../index/workspaceIndex';
 import { invalid } from '../core/errors';
 import {
-  WorkspaceSetFolders, WorkspaceFileEvents, WorkspaceBuffer, IndexStatus, IndexRebuild, IndexPause, IndexResume,
+  WorkspaceSetFolders, WorkspaceFolders, WorkspaceFileEvents, WorkspaceBuffer, IndexStatus, IndexRebuild, IndexPause, IndexResume,
   SettingsChanged, type FileEvent, type WorkerSettings,
 } from '../protocol/workspace';
 
@@ -21,6 +21,7 @@ export function registerWorkspace(service: Service, { options, index }: Workspac
     await index.setFolders(p.folders);
     return null;
   });
+  service.register(WorkspaceFolders, () => ({ folders: index.folders() }));
   service.register(WorkspaceFileEvents, async (p) => {
     if (!p || !Array.isArray(p.events)) throw invalid('events must be an array', 'events');
     // A malformed event is skipped, not fatal: the rest of the batch still applies.
