@@ -193,6 +193,47 @@ describe('webview: the answer layout and its extras', function () {
     });
   }
 
+  it('renders a "Sources" section as a collapsed <details>, its #L links as citations, and no other raw HTML', async () => {
+    const text = [
+      '`loadConfig` in [`src/config.ts:12-30`](/ws/project/src/config.ts#L12-L30) reads the file.',
+      '',
+      '<details><summary>Sources (2)</summary>',
+      '',
+      '- [`src/config.ts:12-30`](/ws/project/src/config.ts#L12-L30) — defines `loadConfig`',
+      '- [`src/main.ts:4`](src/main.ts#L4) — matches `config`',
+      '',
+      '</details>',
+      '',
+      '<details open onclick="window.__xss=1"><summary>x</summary>',
+      '',
+      '```html',
+      '<details><summary>in a fence</summary>',
+      '```',
+    ].join('\n');
+    const frames: Frame[] = [{ status: 'INITIALIZED' }, { status: 'IN-PROGRESS', question: { answers: { iterable: [{ score: 0.8, text }] } } }, { status: 'COMPLETED' }];
+    chat = await openChat(browser, 'vscode', [{ frames }]);
+    const { page, host } = chat;
+    await ask(page, 'Where is the configuration loaded?');
+    const body = page.locator('.message.assistant[data-status="done"] .message-body');
+    await body.waitFor();
+    const details = body.locator('details.answer-details');
+    assert.equal(await details.count(), 1);
+    assert.equal(await details.evaluate((d) => (d as HTMLDetailsElement).open), false);
+    assert.equal(await details.locator('summary').innerText(), 'Sources (2)');
+    await details.locator('summary').click();
+    await details.locator('a.citation', { hasText: 'src/main.ts:4' }).click();
+    await waitFor(() => host.requests('askcode/ui/openLocation').length === 1);
+    assert.deepEqual(host.requests('askcode/ui/openLocation')[0]?.params, { path: '/ws/project/src/main.ts', startLine: 4, endLine: 4 });
+    const lead = body.locator('p a.citation').first();
+    assert.equal(await lead.getAttribute('data-start'), '12');
+    assert.equal(await lead.getAttribute('data-end'), '30');
+    // Anything else that looks like HTML is text, in a fence or not.
+    assert.equal(await body.locator('[onclick]').count(), 0);
+    assert.equal(await body.locator('details').count(), 1, 'only the Sources section became a <details>');
+    assert.match(await body.innerText(), /<details open onclick="window\.__xss=1"><summary>x<\/summary>/);
+    assert.equal(await body.locator('pre code').textContent(), '<details><summary>in a fence</summary>\n');
+  });
+
   it('keeps an error toast until it is dismissed', async () => {
     const rec = fixture<Recorded>('stream.answer.json');
     chat = await openChat(browser, 'browser', [{ frames: rec.frames }]);
@@ -221,7 +262,7 @@ describe('webview: the answer layout and its extras', function () {
         { id: 'c3', name: 'Old, no folder', created: at('1-01'), updated: at('2-01'), messages: 2 },
       ]);
     });
-    const { page } = chat;
+    const { page, host } = chat;
     await page.locator('#history-toggle').click();
     await page.locator('.history-item').first().waitFor();
     assert.deepEqual(await page.locator('.history-open').allInnerTexts(), ['Routing here', 'Old, no folder']);
@@ -230,5 +271,8 @@ describe('webview: the answer layout and its extras', function () {
     assert.deepEqual(await page.locator('.history-open').allInnerTexts(), ['Elsewhere', 'Routing here', 'Old, no folder']);
     assert.equal(await page.locator('#history-all').getAttribute('aria-pressed'), 'true');
     assert.equal(await page.locator('.history-item[data-id="c2"] .history-folder').innerText(), 'other');
+    // The worker is asked for every folder's conversations only in the "All folders" view.
+    const asked = host.requests('askcode/conversations/list').map((m) => m.params ?? null);
+    assert.deepEqual(asked, [null, { all: true }]);
   });
 });

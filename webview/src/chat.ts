@@ -336,9 +336,11 @@ export class ChatApp {
     this.setConversation(rec.id);
     this.messages.replaceChildren();
     let lastQuery = '';
+    let searched: string | undefined;
     for (const m of rec.messages_ ?? []) {
       if (m.role === 'USER') {
         lastQuery = m.text;
+        searched = (m as { rewrittenQuery?: string }).rewrittenQuery;
         this.messages.append(userMessage(m.text, this.paths));
       } else if (m.role === 'ASSISTANT') {
         const turn = new AnswerView(m.id, lastQuery, this.turnDeps, 'done');
@@ -349,7 +351,7 @@ export class ChatApp {
           id: r.id, path: r.path,
           askcode: r.startLine ? { startLine: r.startLine, endLine: r.endLine ?? r.startLine, score: r.score ?? 0, scores: { fused: r.score ?? 0 } } : undefined,
         }));
-        turn.restore(m.text, relevant, [typeof m.score === 'number' ? `score ${m.score.toFixed(2)}` : '', m.model ?? ''].filter(Boolean).join(' · '));
+        turn.restore(m.text, relevant, [typeof m.score === 'number' ? `score ${m.score.toFixed(2)}` : '', m.model ?? ''].filter(Boolean).join(' · '), searched);
       }
     }
     if (!this.messages.children.length) this.showEmptyState();

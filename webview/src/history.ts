@@ -1,11 +1,13 @@
 /**
- * Conversation history: this workspace's conversations, with an "All" toggle for every folder's.
- * A conversation belongs to the folders it was held in (`folders` on its summary); one without that
- * field (saved before the worker recorded it) shows in both views.
+ * Conversation history: this workspace's conversations, with an "All folders" toggle for every
+ * folder's. A conversation belongs to the folders it was held in (`folders` on its summary): the
+ * worker filters by them (`{ all: true }` lifts that), and the list is filtered here too, for a
+ * worker that does not; one without the field (saved before it was recorded) shows in both views.
  */
 import {
   ConversationsList, ConversationsRename, ConversationsDelete, type ConversationSummary,
 } from '../../server/src/protocol';
+import type { RequestDef } from '../../server/src/protocol/base';
 import type { Transport } from './transport';
 import type { Paths } from './paths';
 import { h, iconButton } from './dom';
@@ -67,7 +69,9 @@ export class History {
   async load(): Promise<void> {
     let list: Summary[];
     try {
-      list = ((await this.t.request(ConversationsList, undefined)) ?? []) as Summary[];
+      // A worker that files conversations by folder lists this workspace's by default; `all` asks for every one.
+      const def = ConversationsList as RequestDef<{ all?: boolean } | undefined, Summary[]>;
+      list = (await this.t.request(def, this.all ? { all: true } : undefined)) ?? [];
     } catch (e) {
       this.list.replaceChildren(h('li', { class: 'muted', text: `History unavailable: ${messageOf(e)}` }));
       return;

@@ -86,7 +86,9 @@ abstract class ConnectionTransport implements Transport {
     const onAbort = () => cts.cancel();
     signal?.addEventListener('abort', onAbort);
     try {
-      return (await c.sendRequest(def.method, params ?? null, cts.token)) as R;
+      // No params at all for a void request: vscode-jsonrpc would send `undefined` as `[null]`.
+      const args: unknown[] = params === undefined || params === null ? [] : [params];
+      return (await c.sendRequest(def.method, ...args, cts.token)) as R;
     } catch (e) {
       throw toRpcError(e);
     } finally {
@@ -97,7 +99,8 @@ abstract class ConnectionTransport implements Transport {
 
   notify<P>(def: NotificationDef<P>, params: P): void {
     // Notifications while disconnected are dropped: they describe a state the server will resend.
-    void this.connection?.sendNotification(def.method, params ?? null).catch(() => {});
+    const args: unknown[] = params === undefined || params === null ? [] : [params];
+    void this.connection?.sendNotification(def.method, ...args).catch(() => {});
   }
 
   onNotification<P>(def: NotificationDef<P>, fn: (params: P) => void): () => void {

@@ -58,6 +58,10 @@ export function userMessage(text: string, paths: Paths, selection?: SelectionSee
   return el;
 }
 
+function extrasOf(out: unknown): AnswerExtras | undefined {
+  return (out as { askcode?: AnswerExtras } | undefined)?.askcode;
+}
+
 export class AnswerView {
   conversation?: string;
   text = '';
@@ -95,7 +99,8 @@ export class AnswerView {
 
   /** Applies one stream frame; returns the terminal status it carries, if any. */
   onFrame(f: QGPTStreamOutput): { status: MessageStatus; error?: string } | undefined {
-    if (f.askcode) this.setExtras(f.askcode);
+    // Extras ride on the frame, and (from `qgpt/question`'s shape) on its answers output too.
+    for (const x of [f.askcode, extrasOf(f.relevance?.answer), extrasOf(f.question)]) if (x) this.setExtras(x);
     if (f.relevance?.relevant) {
       this.relevant = f.relevance.relevant.iterable ?? [];
       renderReferences(this.refs, this.relevant, this.deps.paths);
@@ -162,7 +167,8 @@ export class AnswerView {
   }
 
   /** A finished answer from a saved conversation. */
-  restore(text: string, relevant: RelevantQGPTSeed[], meta: string): void {
+  restore(text: string, relevant: RelevantQGPTSeed[], meta: string, rewrittenQuery?: string): void {
+    if (rewrittenQuery) this.setExtras({ rewrittenQuery });
     this.text = text;
     this.relevant = relevant;
     renderReferences(this.refs, relevant, this.deps.paths);
