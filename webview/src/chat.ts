@@ -26,10 +26,6 @@ import { Citations, placeOf } from './citations';
 import { peoplePanel } from './people';
 import { newId, messageOf, selectionSeed } from './util';
 
-export { isExtractive } from './modelPicker';
-export { whyLine } from './references';
-export type { MessageStatus } from './turn';
-
 export class ChatApp {
   private readonly paths = new Paths();
   private conversation?: string;
