@@ -234,6 +234,27 @@ describe('webview: the answer layout and its extras', function () {
     assert.equal(await body.locator('pre code').textContent(), '<details><summary>in a fence</summary>\n');
   });
 
+  it('in a browser, a lost connection fails the requests in flight, says so, and reconnects', async () => {
+    const rec = fixture<Recorded>('stream.answer.json');
+    chat = await openChat(browser, 'browser', [{ frames: rec.frames }]);
+    const { page, host } = chat;
+    host.held.add('qgpt/personsRelated');
+    await ask(page, 'Where is the configuration loaded?');
+    const msg = page.locator('.message.assistant[data-status="done"]');
+    await msg.waitFor();
+    await msg.locator('.snippets summary').click();
+    await msg.locator('.snippet-people').first().click();
+    await waitFor(() => host.requests('qgpt/personsRelated').length === 1);
+    const snapshots = host.requests('models/snapshot').length;
+    chat.dropSockets();
+    await page.locator('.people-panel .message-error', { hasText: 'the connection to askcode was lost' }).waitFor();
+    // Reconnected (with backoff): the banner goes and the page reloads what it shows.
+    await page.locator('#connection').waitFor({ state: 'hidden', timeout: 10_000 });
+    await waitFor(() => host.requests('models/snapshot').length > snapshots, 10_000);
+    await ask(page, 'And where is it called?');
+    await page.locator('.message.assistant[data-status="done"]').nth(1).waitFor();
+  });
+
   it('keeps an error toast until it is dismissed', async () => {
     const rec = fixture<Recorded>('stream.answer.json');
     chat = await openChat(browser, 'browser', [{ frames: rec.frames }]);

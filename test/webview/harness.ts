@@ -23,6 +23,8 @@ export interface ChatPage {
   host: RecordedHost;
   context: BrowserContext;
   errors: string[];
+  /** Cuts the page's WebSocket (the bridge restarting); the page reconnects. */
+  dropSockets(): void;
   close(): Promise<void>;
 }
 
@@ -59,6 +61,7 @@ export async function openChat(browser: Browser, carrier: 'browser' | 'vscode', 
   await page.locator('#index-status[data-state="ready"]').waitFor();
   return {
     page, host, context, errors,
+    dropSockets: () => server.dropSockets(),
     async close() {
       await context.close();
       await server.close();

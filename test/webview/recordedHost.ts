@@ -146,7 +146,7 @@ export class RecordedHost {
  * The page's files as the bridge serves them (its own StaticFiles, with its Content-Security-Policy),
  * plus the recorded JSON-RPC endpoint, on a free loopback port.
  */
-export async function serveWebview(host: RecordedHost): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveWebview(host: RecordedHost): Promise<{ url: string; close(): Promise<void>; dropSockets(): void }> {
   if (!fs.existsSync(path.join(DIST, 'webview.js'))) throw new Error('dist/webview.js is missing: run `npm run build` first');
   const files = new StaticFiles(DIST);
   const server = http.createServer((req, res) => {
@@ -173,6 +173,10 @@ export async function serveWebview(host: RecordedHost): Promise<{ url: string; c
   const { port } = server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${port}/`,
+    /** Cuts every open WebSocket, as a restarting bridge would; the server keeps listening. */
+    dropSockets() {
+      for (const s of sockets) s.terminate();
+    },
     async close() {
       host.stopAll();
       for (const s of sockets) s.terminate();
