@@ -71,7 +71,7 @@ connection.onRequest(async (method, params, token) => {
   const ac = new AbortController();
   const sub = token.onCancellationRequested(() => ac.abort());
   try {
-    const result = await c.service.call(method, params, { signal: ac.signal, emit, connection: 'rpc' });
+    const result = await c.service.call(method, params, { signal: ac.signal, emit, connection: 'rpc', origin: 'rpc' });
     return result === undefined ? null : result;
   } catch (e) {
     const err = toAskcodeError(e);
@@ -90,7 +90,7 @@ connection.onNotification(async (method, params) => {
     applyBridge(c, (params as WorkerSettings | null)?.bridge);
   }
   if (c.service.has(method)) {
-    c.service.call(method, params, { emit, connection: 'rpc' }).catch((e) => log.warn(`${method}: ${String(e)}`));
+    c.service.call(method, params, { emit, connection: 'rpc', origin: 'rpc' }).catch((e) => log.warn(`${method}: ${String(e)}`));
   }
 });
 

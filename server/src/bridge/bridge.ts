@@ -90,18 +90,9 @@ export async function startBridge(core: Core, opts: BridgeOptions): Promise<Brid
     const page = verb === 'GET' && (pathname === '/' || pathname === '/index.html');
     const refusal = authority.check(req.headers, page && req.headers['sec-fetch-mode'] === 'navigate');
     if (refusal) return fail(refusal.status, refusal.message);
-    const origin = req.headers.origin;
-    // No permissive CORS: a VS Code webview is the only other origin allowed, and only it is told so.
-    if (origin && origin.startsWith('vscode-webview://')) {
-      res.setHeader('Access-Control-Allow-Origin', origin);
-      res.setHeader('Vary', 'Origin');
-    }
+    // No CORS allowance at all: the only origin let in is our own page, which needs none.
     if (verb === 'OPTIONS') {
-      res.writeHead(204, origin ? {
-        'Access-Control-Allow-Methods': 'GET, POST',
-        'Access-Control-Allow-Headers': 'Content-Type, X-Application-ID',
-        'Access-Control-Max-Age': '600',
-      } : {}).end();
+      res.writeHead(204, { Allow: 'GET, POST, OPTIONS' }).end();
       return;
     }
 
@@ -163,7 +154,7 @@ export async function startBridge(core: Core, opts: BridgeOptions): Promise<Brid
     }
     let result: unknown;
     try {
-      result = await core.service.call(route.method, params, { signal: ac.signal, connection: `http-${ids.requestId}` });
+      result = await core.service.call(route.method, params, { signal: ac.signal, connection: `http-${ids.requestId}`, origin: 'bridge' });
     } catch (e) {
       return fail(toAskcodeError(e));
     }
@@ -216,7 +207,7 @@ export async function startBridge(core: Core, opts: BridgeOptions): Promise<Brid
   async function checkSocketRoute(r: SocketRoute): Promise<{ status: number; message: string } | null> {
     if (r.kind !== 'download-progress' || !core.service.has(ModelGet.method)) return null;
     try {
-      await core.service.request(ModelGet, { model: r.model });
+      await core.service.request(ModelGet, { model: r.model }, { origin: 'bridge' });
       return null;
     } catch (e) {
       const err = toAskcodeError(e);

@@ -14,6 +14,7 @@ import { registerAssets } from '../ops/assets';
 import { registerQgpt } from '../ops/qgpt';
 import { registerStream } from '../ops/stream';
 import { registerConversations } from '../ops/conversations';
+import { registerSymbols } from '../ops/symbols';
 
 /** The core: the service with every operation registered, and the areas behind them. */
 export interface Core {
@@ -48,6 +49,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   registerStream(service, { index, answers, conversations, streams });
   registerConversations(service, { conversations });
   registerCode(service, { folders: () => index.folders() });
+  registerSymbols(service, { index });
 
   let disposed: Promise<void> | undefined;
   return {

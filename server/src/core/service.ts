@@ -2,6 +2,9 @@ import type { RequestDef, NotificationDef } from '../protocol/base';
 import { AskcodeError, toAskcodeError } from './errors';
 import type { Logger } from './logger';
 
+/** The face a call came through: a bridge (or MCP over HTTP) client is not the user. */
+export type CallOrigin = 'rpc' | 'bridge' | 'cli' | 'mcp';
+
 /** What a face hands the core with each call. */
 export interface CallContext {
   /** Aborted when the caller cancels (JSON-RPC $/cancelRequest, HTTP client gone, Ctrl-C). */
@@ -10,6 +13,8 @@ export interface CallContext {
   emit<P>(def: NotificationDef<P>, params: P): void;
   /** Identifies the connection (one JSON-RPC client, one WebSocket) for per-connection state. */
   connection: string;
+  /** The face the call came through (default 'cli': in-process callers). */
+  origin: CallOrigin;
 }
 
 /** Sends a notification to every connection (what an area is handed instead of the service). */
@@ -49,6 +54,7 @@ export class Service {
       signal: ctx.signal ?? new AbortController().signal,
       emit: ctx.emit ?? (() => {}),
       connection: ctx.connection ?? 'local',
+      origin: ctx.origin ?? 'cli',
     };
     try {
       return await handler(params, full);

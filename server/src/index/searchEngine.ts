@@ -233,9 +233,25 @@ export class SearchEngine {
     this.files.set(key, entry);
   }
 
+  /** Called with each file key that leaves the engine (the symbol index follows). */
+  onFileRemoved?: (key: string) => void;
+
+  /** Chunks holding a term (`=whole_identifier` or a stemmed word), or every chunk without one. */
+  *chunksWithTerm(term: string | undefined): IterableIterator<ChunkRecord> {
+    if (!term) {
+      yield* this.allChunks();
+      return;
+    }
+    for (const d of this.chunkIdx.docsWith(term)) {
+      const c = this.chunks[d];
+      if (c) yield c;
+    }
+  }
+
   removeFile(key: string): void {
     const f = this.files.get(key);
     if (!f) return;
+    this.onFileRemoved?.(key);
     for (const d of f.chunks) {
       const c = this.chunks[d];
       if (c) {

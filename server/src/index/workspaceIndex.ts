@@ -8,7 +8,10 @@ import type { IndexProgress, IndexState, FileEvent, AssetSummary } from '../prot
 import { invalid, notFound } from '../core/errors';
 import { IndexStore, sqlString, type ChunkRow, type AssetRow } from './store';
 import { SearchEngine, type ChunkRecord, type Hit, type RankParams } from './searchEngine';
-import { chunkText } from './chunker';
+import { chunkText, parseText } from './chunker';
+import { SymbolIndex, extractDefinitions, findReferences, type FileSymbol, type FoundSymbol } from './symbols';
+import { terms } from './tokens';
+import type { SymbolKind, SymbolReference } from '../protocol/symbols';
 import { languageOf, languageOfExt, isCode } from './languages';
 import { walk, unindexableReason, skippedByName, DEFAULT_MAX_FILE_SIZE } from './walker';
 import { locate, readInside, type SkipReason } from '../core/safePath';
@@ -54,6 +57,10 @@ function chunkId(scope: string, rel: string, start: number, hash: string): strin
 export class WorkspaceIndex implements Retriever {
   private store?: IndexStore;
   private readonly engine = new SearchEngine();
+  /** Definitions of the indexed files, replaced and dropped with them. */
+  readonly symbols = new SymbolIndex();
+  /** Symbol rebuilds from stored chunks (at start) still running. */
+  private symbolLoads: Promise<void>[] = [];
   private readonly roots = new Map<string, Root>();
   private workspaceFolders: string[];
   private readonly ephemeral = new Map<string, Snippet>();
@@ -88,6 +95,7 @@ export class WorkspaceIndex implements Retriever {
   private constructor(readonly options: CoreOptions, readonly hub: ModelHub, private readonly onProgress: (p: IndexProgress) => void) {
     this.workspaceFolders = options.folders.map((f) => path.resolve(f));
     this.skips = new Skips(options.log);
+    this.engine.onFileRemoved = (key) => this.symbols.removeFile(key);
     this.opened = this.open();
     this.opened.catch((e) => options.log.error(`index failed to open: ${String(e)}`));
   }
@@ -146,11 +154,48 @@ export class WorkspaceIndex implements Retriever {
         this.engine.setFile(path.join(folder, rel), rel, list.map((row) => this.recordOf(folder, row)));
       }
       this.progress.chunks = this.engine.chunkCount;
+      // Definitions are not stored: they are re-read from the stored chunks behind the load.
+      const rebuild = this.rebuildSymbols(folder, byPath);
+      this.symbolLoads.push(rebuild);
+      void rebuild.finally(() => (this.symbolLoads = this.symbolLoads.filter((p) => p !== rebuild)));
     })();
     root.table.catch(() => {});
     root.loaded.catch((e) => this.log.error(`index of ${folder} failed to load: ${String(e)}`));
     this.roots.set(folder, root);
     return root;
+  }
+
+  /**
+   * Re-parses each stored file's text (its chunks cover every line) for its definitions: on vite
+   * this costs the figure `bench index` prints as "symbols rebuilt", and runs behind the load
+   * (queries wait for it only when they need symbols).
+   */
+  private async rebuildSymbols(folder: string, byPath: Map<string, ChunkRow[]>): Promise<void> {
+    const t0 = Date.now();
+    let n = 0;
+    for (const [rel, list] of byPath) {
+      if (this.disposed) return;
+      const lang = languageOf(rel);
+      if (!lang.grammar) continue;
+      const key = path.join(folder, rel);
+      const lines: string[] = [];
+      for (const row of list) {
+        while (lines.length < row.start - 1) lines.push('');
+        lines.push(...row.text.split('\n'));
+      }
+      let defs: FileSymbol[] = [];
+      await parseText(lines.join('\n'), lang, (root, ls) => (defs = extractDefinitions(root, ls)));
+      // The file may have been re-indexed (with its own definitions) while this ran.
+      if (this.engine.chunksOf(key)[0]?.hash === list[0]?.hash) this.symbols.setFile(key, rel, lang.id, defs);
+      if (++n % 50 === 0) await new Promise((r) => setImmediate(r));
+    }
+    if (n) this.log.info(`symbols of ${folder}: ${this.symbols.size} definitions from ${n} stored files in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }
+
+  /** Resolves once the symbol index covers every loaded file. */
+  async symbolsReady(): Promise<void> {
+    await this.opened;
+    while (this.symbolLoads.length) await Promise.all(this.symbolLoads);
   }
 
   private recordOf(folder: string, row: ChunkRow): ChunkRecord {
@@ -308,8 +353,9 @@ export class WorkspaceIndex implements Retriever {
   private async chunkInto(scope: string, key: string, rel: string, text: string, mtime: number, size: number): Promise<ChunkRow[]> {
     const lang = languageOf(rel);
     let chunks;
+    let defs: FileSymbol[] = [];
     try {
-      chunks = await chunkText(text, lang);
+      chunks = await chunkText(text, lang, (root, lines) => (defs = extractDefinitions(root, lines)));
     } catch (e) {
       this.log.warn(`could not chunk ${rel}: ${String(e)}`);
       return [];
@@ -329,6 +375,7 @@ export class WorkspaceIndex implements Retriever {
       size,
     }));
     this.engine.setFile(key, rel, rows.map((r) => ({ ...this.recordOf(scope, r), file: key })));
+    if (rows.length) this.symbols.setFile(key, rel, lang.id, defs);
     return rows;
   }
 
@@ -359,8 +406,8 @@ export class WorkspaceIndex implements Retriever {
     const where = await locate([...this.roots.keys()], abs);
     if ('missing' in where) return this.applyEvent({ type: 'deleted', path: abs });
     if ('outside' in where) {
-      this.skips.note(root.folder, rel, 'outside', where.outside);
-      return this.applyEvent({ type: 'deleted', path: abs });
+      await this.applyEvent({ type: 'deleted', path: abs });
+      return this.skips.note(root.folder, rel, 'outside', where.outside);
     }
     let st;
     try {
@@ -373,14 +420,15 @@ export class WorkspaceIndex implements Retriever {
       return;
     }
     if (!st.isFile()) {
-      this.skips.note(root.folder, rel, 'special');
-      return this.applyEvent({ type: 'deleted', path: abs });
+      await this.applyEvent({ type: 'deleted', path: abs });
+      return this.skips.note(root.folder, rel, 'special');
     }
     // A link to a file indexed under its own name is not indexed twice.
     if (where.real !== abs && this.engine.hasFile(where.real)) return this.applyEvent({ type: 'deleted', path: abs });
     if (skippedByName(rel) || st.size > this.settings().maxFileSize) {
+      await this.applyEvent({ type: 'deleted', path: abs });
       if (st.size > this.settings().maxFileSize) this.skips.note(root.folder, rel, 'too_large');
-      return this.applyEvent({ type: 'deleted', path: abs });
+      return;
     }
     const rows = await this.chunkFile(root, abs, rel, Math.floor(st.mtimeMs), st.size);
     await this.store!.replacePaths(table, [rel], rows);
@@ -704,6 +752,28 @@ export class WorkspaceIndex implements Retriever {
       out.push({ path: h.chunk.file, startLine, endLine: startLine + needle.length - 1 });
     }
     return out;
+  }
+
+  // ---- symbols ---------------------------------------------------------------------------
+
+  /** Definitions matching a name, best first (SymbolsFind). */
+  async findSymbols(name: string, opts: { kind?: SymbolKind; limit?: number } = {}): Promise<FoundSymbol[]> {
+    await this.symbolsReady();
+    return this.symbols.find(name, opts);
+  }
+
+  /** Occurrences of a name outside its definitions, call sites first (SymbolsReferences). */
+  async findReferences(name: string, opts: { callsOnly?: boolean; limit?: number } = {}): Promise<SymbolReference[]> {
+    await this.symbolsReady();
+    return findReferences(name, this.referencePieces(name), this.symbols, opts);
+  }
+
+  /** The chunks that can hold a name: those with its whole-identifier term, else with its one word. */
+  private *referencePieces(name: string): IterableIterator<ChunkRecord> {
+    const plain = name.trim().replace(/::|#/g, '.').replace(/\(\)$/, '').split('.').filter(Boolean).pop() ?? '';
+    const ts = terms(plain);
+    const term = ts.find((t) => t.startsWith('=')) ?? (ts.length === 1 ? ts[0] : undefined);
+    for (const c of this.engine.chunksWithTerm(term)) if (c.code && !c.file.startsWith('asset:')) yield c;
   }
 
   // ---- assets ----------------------------------------------------------------------------

@@ -18,6 +18,7 @@ import { DEFAULT_OLLAMA_URL, OllamaGenerator, OpenAIGenerator } from './endpoint
 import { seededOnly, sourceFromUnique, validateCreate, validateSource } from './validate';
 import { transformers } from './transformers';
 import { freeMemory } from './memory';
+import { apiKeyLookup, checkCreateSecrets, createdVia, type CreatedVia } from './secretPolicy';
 
 type Loaded = OnnxEmbedder | OnnxGenerator;
 
@@ -297,13 +298,7 @@ export class ModelManager implements ModelHub {
     const src = r.source;
     if (src?.kind === 'ollama') return new OllamaGenerator(r.model.id, src.name, src.baseUrl ?? DEFAULT_OLLAMA_URL, context);
     if (src?.kind === 'openai') {
-      // A named environment variable is read where the model runs (the worker's environment);
-      // a named secret comes from the secret store (VS Code SecretStorage via the client).
-      const apiKey = async (): Promise<string | null> => {
-        if (src.apiKeyEnv && process.env[src.apiKeyEnv]) return process.env[src.apiKeyEnv]!;
-        const name = src.apiKeySecret ?? src.apiKeyEnv ?? 'OPENAI_API_KEY';
-        return (await this.options.secrets?.(name)) ?? process.env[name] ?? null;
-      };
+      const apiKey = apiKeyLookup(src, r.createdVia ?? 'user', this.options);
       return new OpenAIGenerator(r.model.id, src.model, src.baseUrl, context, apiKey);
     }
     if (!r.folder && src?.kind !== 'local') {
@@ -466,11 +461,12 @@ export class ModelManager implements ModelHub {
     return this.toWire(r);
   }
 
-  async createModel(params: unknown): Promise<Model> {
+  async createModel(params: unknown, via: CreatedVia): Promise<Model> {
     const p = validateCreate(params);
     const seeded = seededOnly(p);
     const source = p.askcode?.source ? validateSource(p.askcode.source, 'askcode.source') : sourceFromUnique(seeded.unique);
     const field = p.askcode?.source ? 'askcode.source.path' : 'unique';
+    checkCreateSecrets(source, via, this.options, p.askcode?.source ? 'askcode.source' : 'unique');
     let facts: FolderFacts | null = null;
     if (source?.kind === 'local') {
       facts = await inspectFolder(source.path);
@@ -490,6 +486,7 @@ export class ModelManager implements ModelHub {
     const record: ModelRecord = {
       model,
       origin: 'custom',
+      ...(via === 'bridge' ? { createdVia: 'bridge' as const } : {}),
       ...(source ? { source } : {}),
       ...(facts ? { folder: `custom--${id}`, dtype: facts.dtype } : {}),
     };

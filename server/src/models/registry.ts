@@ -19,6 +19,8 @@ export interface ModelRecord {
   /** Folder name inside the models cache. */
   folder?: string;
   dtype?: string;
+  /** 'bridge' when a bridge client created it: its source may use only the secrets the user allowed. */
+  createdVia?: 'bridge';
   /** Resident memory measured when it was last loaded (bytes). */
   measuredRam?: number;
 }

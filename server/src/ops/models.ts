@@ -5,6 +5,7 @@ import {
   ModelsSnapshot, ModelsCreate, ModelsDelete, ModelsDeleteCache, ModelsUnload, ModelGet, ModelLoad, ModelUnload,
   ModelDownload, ModelDownloadCancel,
 } from '../protocol/models';
+import { createdVia } from '../models/secretPolicy';
 
 export interface ModelsDeps {
   models: ModelManager;
@@ -13,7 +14,7 @@ export interface ModelsDeps {
 /** The Models API: the registry and its weights, over the model manager. */
 export function registerModels(service: Service, { models }: ModelsDeps): void {
   service.register(ModelsSnapshot, () => models.snapshot());
-  service.register(ModelsCreate, (p) => models.createModel(p));
+  service.register(ModelsCreate, (p, ctx) => models.createModel(p, createdVia(ctx.origin)));
   service.register(ModelsDelete, async (p) => {
     await models.deleteModel(modelIdParam(p));
     return null;

@@ -6,6 +6,7 @@ import {
   WorkspaceSetFolders, WorkspaceFolders, WorkspaceFileEvents, WorkspaceBuffer, IndexStatus, IndexRebuild, IndexPause, IndexResume,
   SettingsChanged, type FileEvent, type WorkerSettings,
 } from '../protocol/workspace';
+import { validateAllowedSecrets } from '../models/secretPolicy';
 
 export interface WorkspaceDeps {
   options: CoreOptions;
@@ -59,6 +60,7 @@ async function applySettings(options: CoreOptions, index: WorkspaceIndex, next: 
   if (s.maxFileSize !== undefined && !(typeof s.maxFileSize === 'number' && s.maxFileSize > 0)) {
     throw invalid('maxFileSize must be a positive number of bytes', 'maxFileSize');
   }
+  validateAllowedSecrets(s.bridge?.allowedSecrets);
   for (const k of ['defaultModel', 'embeddingModel'] as const) {
     if (s[k] !== undefined && typeof s[k] !== 'string') throw invalid(`${k} must be a string`, k);
   }

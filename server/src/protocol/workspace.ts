@@ -108,6 +108,7 @@ export interface WorkerSettings {
   defaultModel?: string;
   embeddingModel?: string;
   /** `askcode.bridge.*`: the worker (never the extension host) serves the loopback bridge. */
-  bridge?: { enabled: boolean; port?: number };
+  /** `allowedSecrets`: the env variables / stored secrets a model created over the bridge may use. */
+  bridge?: { enabled: boolean; port?: number; allowedSecrets?: string[] };
 }
 export const SettingsChanged = notification<WorkerSettings>('askcode/settings');
