@@ -22,7 +22,7 @@ export function readSettings(): ClientWorkerSettings {
     embeddingModel: nonEmpty(c.get<string>('embeddingModel')),
     bridge: {
       enabled: c.get<boolean>('bridge.enabled', false),
-      port: c.get<number>('bridge.port', 39300),
+      port: c.get<number>('bridge.port', 39301),
       allowedSecrets: c.get<string[]>('bridge.allowedSecrets', []),
     },
   };

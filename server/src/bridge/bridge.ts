@@ -1,6 +1,6 @@
 /**
  * The HTTP/WebSocket bridge: the core behind the REST/WS surface of Pieces OS (SPEC.md), on
- * loopback, plus the chat page at `/` and JSON-RPC at `/askcode/rpc`. A face only: it decodes,
+ * loopback, plus the chat page at `/`, JSON-RPC at `/askcode/rpc` and MCP at `/mcp`. A face only: it decodes,
  * calls `service.call`, encodes.
  */
 import * as http from 'node:http';
@@ -18,6 +18,8 @@ import { Authority, DEFAULT_LIMITS, isLoopbackAddress, parseJson, type BridgeLim
 import { guardParams } from './guard';
 import { StaticFiles, defaultWebRoot } from './staticFiles';
 import { serveDownloadProgress, serveIdentifiers, serveQgptStream, serveRpc, type SocketDeps } from './sockets';
+import { McpHttp, MCP_PATHS, SCHEMA_VERSIONS_PATH, schemaVersions } from '../mcp/http';
+import { createMcpServer } from '../mcp/tools';
 
 export interface BridgeOptions {
   /** 0 picks a free port. */
@@ -60,6 +62,7 @@ export async function startBridge(core: Core, opts: BridgeOptions): Promise<Brid
   const files = new StaticFiles(opts.webRoot ?? defaultWebRoot());
   const deps: SocketDeps = { core, limits, log };
   let authority = new Authority(opts.port);
+  const mcp = new McpHttp({ factory: () => createMcpServer(core, { version }), log, bodyBytes: limits.bodyBytes, jsonDepth: limits.jsonDepth });
 
   const server = http.createServer({ maxHeaderSize: 16 * 1024 });
   server.keepAliveTimeout = 5_000;
@@ -99,6 +102,8 @@ export async function startBridge(core: Core, opts: BridgeOptions): Promise<Brid
     if (safeMatchSocket(pathname)) {
       return fail(426, `${pathname} is a WebSocket route: open it with a WebSocket upgrade`, undefined, { Upgrade: 'websocket', Connection: 'Upgrade' });
     }
+    if (MCP_PATHS.includes(pathname)) return mcp.handle(req, res, target);
+    if (pathname === SCHEMA_VERSIONS_PATH && (verb === 'GET' || verb === 'HEAD')) return sendJson(res, schemaVersions(req.headers.host ?? `127.0.0.1:${authority.port}`));
     if (pathname === '/.well-known/health' && (verb === 'GET' || verb === 'HEAD')) return sendText(res, 'ok');
     if (pathname === '/.well-known/version' && (verb === 'GET' || verb === 'HEAD')) return sendText(res, version);
 
@@ -257,6 +262,7 @@ export async function startBridge(core: Core, opts: BridgeOptions): Promise<Brid
     port,
     close() {
       closing ??= new Promise<void>((resolve) => {
+        void mcp.close();
         for (const ws of wss.clients) ws.close(1001, 'bridge shutting down');
         server.close(() => resolve());
         server.closeIdleConnections();
@@ -298,6 +304,12 @@ function sendError(res: http.ServerResponse, status: number, body: ErrorBody, he
   }
   const json = JSON.stringify(body);
   res.writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
+  res.end(json);
+}
+
+function sendJson(res: http.ServerResponse, value: unknown): void {
+  const json = JSON.stringify(value);
+  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
   res.end(json);
 }
 

@@ -8,6 +8,7 @@ import './serve';
 import './ask';
 import './index';
 import './bench';
+import './mcp';
 
 const VERSION = process.env.ASKCODE_VERSION ?? '0.1.0';
 

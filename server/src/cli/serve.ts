@@ -7,14 +7,16 @@ import { startBridge } from '../bridge/bridge';
 registerCommand({
   name: 'serve',
   summary: 'index folders and serve the REST/WebSocket bridge and the chat page on loopback',
-  usage: `Usage: askcode serve [folder…] [--port 39300] [--data-dir DIR] [--allow-secret NAME]… [--host HOST --allow-remote]
+  usage: `Usage: askcode serve [folder…] [--port 39301] [--data-dir DIR] [--allow-secret NAME]… [--host HOST --allow-remote]
 
 Indexes the folders, listens on 127.0.0.1 and prints the URL of the chat page. The REST and
-WebSocket routes are wire-compatible with Pieces OS (the @pieces.app/pieces-os-client SDK works).
+WebSocket routes are wire-compatible with Pieces OS (the @pieces.app/pieces-os-client SDK works);
+MCP clients connect over Streamable HTTP at /mcp (also PiecesOS's /model_context_protocol/2025-03-26/mcp).
 Stops cleanly on Ctrl-C (SIGINT) or SIGTERM.
 
 Options:
-  --port N         port to listen on (default 39300; 0 picks a free one)
+  --port N         port to listen on (default 39301: in the 39300–39333 range Pieces clients scan,
+                   next to PiecesOS's own 39300; 0 picks a free one)
   --data-dir DIR   askcode's data folder (default: ASKCODE_DATA_DIR or ~/.askcode)
   --host HOST      address to listen on (default 127.0.0.1)
   --allow-secret NAME
@@ -26,7 +28,7 @@ Options:
     const { values, positionals } = parse(
       args,
       {
-        port: { type: 'string', default: '39300' },
+        port: { type: 'string', default: '39301' },
         'data-dir': { type: 'string' },
         host: { type: 'string', default: '127.0.0.1' },
         'allow-remote': { type: 'boolean', default: false },

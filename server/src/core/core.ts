@@ -15,6 +15,8 @@ import { registerQgpt } from '../ops/qgpt';
 import { registerStream } from '../ops/stream';
 import { registerConversations } from '../ops/conversations';
 import { registerSymbols } from '../ops/symbols';
+import { registerConnector } from '../ops/connector';
+import { registerModelUpdate } from '../ops/modelUpdate';
 
 /** The core: the service with every operation registered, and the areas behind them. */
 export interface Core {
@@ -50,6 +52,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   registerConversations(service, { conversations });
   registerCode(service, { folders: () => index.folders() });
   registerSymbols(service, { index });
+  registerModelUpdate(service, { models });
+  registerConnector(service, { dataDir: options.dataDir, version: process.env.ASKCODE_VERSION ?? '0.1.0' });
 
   let disposed: Promise<void> | undefined;
   return {

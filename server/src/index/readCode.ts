@@ -4,6 +4,7 @@ import type { CodeReadParams, CodeReadResult } from '../protocol/symbols';
 import { forbidden, invalid, notFound, tooLarge } from '../core/errors';
 import { languageOf } from './languages';
 import { readInside, resolveInside } from '../core/safePath';
+import { decodeText } from './decode';
 
 /** Lines one read returns at most: an agent asking for a whole 20k-line file gets the start and the count. */
 export const MAX_READ_LINES = 800;
@@ -36,7 +37,9 @@ export async function readCode(folders: string[], params: CodeReadParams): Promi
   if (!r.ok) throw invalid(`${params.path} is not a regular file${r.reason === 'special' ? '' : ` (${r.reason})`}`, 'path');
   const buf = r.buf;
   if (buf.subarray(0, 8192).includes(0)) throw invalid(`${params.path} is a binary file`, 'path');
-  const lines = buf.toString('utf8').split('\n');
+  const decoded = decodeText(buf);
+  if (!decoded) throw invalid(`${params.path} is not text in UTF-8, latin-1 or Shift-JIS`, 'path');
+  const lines = decoded.text.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   const total = lines.length;
   const start = Math.max(1, Math.floor(params.startLine ?? 1));

@@ -15,10 +15,15 @@ import { copyFiles, fetchFiles, type FileSpec } from './download';
 import { OnnxEmbedder } from './embedder';
 import { OnnxGenerator } from './onnxGenerator';
 import { DEFAULT_OLLAMA_URL, OllamaGenerator, OpenAIGenerator } from './endpointGenerators';
-import { seededOnly, sourceFromUnique, validateCreate, validateSource } from './validate';
+import { modelIdParam, seededOnly, sourceFromUnique, validateCreate, validateSource } from './validate';
 import { transformers } from './transformers';
 import { freeMemory } from './memory';
 import { apiKeyLookup, checkCreateSecrets, createdVia, type CreatedVia } from './secretPolicy';
+import { applyUpdate, bumpScore, incrementOf } from './update';
+
+/** A custom model registered as a bare label (as the SDK's own example does): a state conflict, not an outage. */
+const noSource = (name: string, what: 'load' | 'download') =>
+  conflict(`${name} was created without a source, so there is nothing to ${what}: create it with unique set to a model folder path, ollama:<name> or openai:<model>@<url>`, 'model');
 
 type Loaded = OnnxEmbedder | OnnxGenerator;
 
@@ -329,6 +334,7 @@ export class ModelManager implements ModelHub {
     const running = this.downloads.get(id);
     if (running) return running.promise;
     if (id === EXTRACTIVE_MODEL_ID) return Promise.reject(forbidden('the built-in extractive answerer has no weights to download'));
+    if (!r.folder && r.origin === 'custom' && !r.source) return Promise.reject(noSource(r.model.name, 'download'));
     if (!r.folder) return Promise.reject(forbidden(`${r.model.name} has no weights to download (it is served by ${r.source?.kind ?? 'no source'})`));
     const folder = r.folder;
     const src = r.source?.kind === 'local' ? r.source.path : undefined;
@@ -427,6 +433,8 @@ export class ModelManager implements ModelHub {
     if (!usageIsLlm(r.model.usage)) {
       throw forbidden(`only the weights of LLMs (CODE_CONVERSATION) can be deleted; ${r.model.name} is a ${r.model.usage} model`, 'model');
     }
+    // A label without a source never had a cache: deleting it succeeds and deletes nothing.
+    if (!r.folder && r.origin === 'custom' && !r.source) return { model: { id } };
     if (!r.folder) throw forbidden(`${r.model.name} has no downloadable weights (it is served by ${r.source?.kind ?? 'nothing local'})`, 'model');
     await this.cancelDownload(id);
     await this.unloadOne(id);
@@ -438,7 +446,7 @@ export class ModelManager implements ModelHub {
   async load(id: string): Promise<Model> {
     const r = this.record(id);
     if (r.model.id !== EXTRACTIVE_MODEL_ID && (r.folder || r.source?.kind === 'local')) await this.ensureLoaded(r);
-    else if (r.model.id !== EXTRACTIVE_MODEL_ID && !r.source) throw unavailable(`${r.model.name} has no weights or endpoint to load`);
+    else if (r.model.id !== EXTRACTIVE_MODEL_ID && !r.source) throw noSource(r.model.name, 'load');
     return this.toWire(r);
   }
 
@@ -459,6 +467,33 @@ export class ModelManager implements ModelHub {
     const r = this.record(id);
     await this.cancelDownload(r.model.id);
     return this.toWire(r);
+  }
+
+  /** `model/update`: a Model sent back whole; see models/update.ts for what may change. */
+  async update(input: unknown): Promise<Model> {
+    const id = modelIdParam({ model: (input as { id?: unknown } | null)?.id });
+    const next = await this.registry.mutate((recs) => {
+      const rec = recs.get(id);
+      if (!rec) throw notFound(`no model with id ${id}`, 'id');
+      const updated = applyUpdate(rec, input as Model, [...recs.values()]);
+      recs.set(id, updated);
+      return updated;
+    });
+    this.changed(id);
+    return this.toWire(next);
+  }
+
+  /** `model/scores/increment`: bumps the model's usage counters. */
+  async incrementScore(params: unknown): Promise<null> {
+    const id = modelIdParam(params);
+    const inc = incrementOf((params as { input?: unknown }).input);
+    await this.registry.mutate((recs) => {
+      const rec = recs.get(id);
+      if (!rec) throw notFound(`no model with id ${id}`, 'model');
+      rec.model = { ...rec.model, score: bumpScore(rec.model.score, inc) };
+    });
+    this.changed(id);
+    return null;
   }
 
   async createModel(params: unknown, via: CreatedVia): Promise<Model> {

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { JsonFile } from '../core/jsonFile';
+import { JsonFile, sweepStaleTemp } from '../core/jsonFile';
 import type { Logger } from '../core/logger';
 import type { Model } from '../protocol/wire';
 import type { ModelSource } from '../protocol/models';
@@ -44,11 +44,12 @@ export class Registry {
   private records = new Map<string, ModelRecord>();
   private lock: Promise<unknown> = Promise.resolve();
 
-  constructor(dataDir: string, log: Logger) {
+  constructor(dataDir: string, private readonly log: Logger) {
     this.file = new JsonFile<RegistryDoc>(path.join(dataDir, 'models.json'), () => ({ version: 1, models: [] }), isRegistryDoc, log);
   }
 
   async load(): Promise<void> {
+    await sweepStaleTemp(path.dirname(this.file.file), this.log);
     const doc = await this.file.read();
     this.records = new Map(doc.models.map((r) => [r.model.id, r]));
   }

@@ -4,7 +4,7 @@ import type { Conversations } from '../qgpt/conversations';
 import type { StreamManager, StreamRequest } from '../qgpt/stream';
 import type { AnswerRun } from '../qgpt/answerer';
 import type { Passage } from '../qgpt/seeds';
-import { invalid } from '../core/errors';
+import { AskcodeError, invalid } from '../core/errors';
 import { QgptStream } from '../protocol/stream';
 import type { ConversationMessageRecord } from '../protocol/workspace';
 import { optionalBoolean, optionalModel, requireObject, requireQuery } from '../qgpt/validate';
@@ -32,7 +32,9 @@ async function history(deps: StreamDeps, conversation: string): Promise<ChatMess
       .slice(-8)
       .reverse()
       .map((m) => ({ role: m.role === 'USER' ? 'user' : 'assistant', content: m.text }));
-  } catch {
+  } catch (e) {
+    // A damaged conversation is said so; only an unknown id starts a new one (clients may name theirs).
+    if (e instanceof AskcodeError && e.kind === 'conflict') throw e;
     return [];
   }
 }

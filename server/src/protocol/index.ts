@@ -8,3 +8,4 @@ export * from './stream';
 export * from './workspace';
 export * from './launch';
 export * from './symbols';
+export * from './connector';

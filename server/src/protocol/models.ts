@@ -49,3 +49,27 @@ export const ModelDownloadProgressNotification =
   notification<{ model: string; progress: ModelDownloadProgress }>('model/download/progress');
 /** A model record changed (created, deleted, loaded, downloaded…). */
 export const ModelsIdentifiersNotification = notification<StreamedIdentifiers>('models/identifiers');
+
+/** Which usage counter to bump (SeededScore); set one or more flags. */
+export interface SeededScore {
+  reuse?: boolean;
+  update?: boolean;
+  reference?: boolean;
+  priority?: boolean;
+  searched?: boolean;
+}
+
+/** Body of `POST /model/{model}/scores/increment`; only its `model` member concerns this endpoint. */
+export interface SeededScoreIncrement {
+  model?: SeededScore;
+  [materialKind: string]: unknown;
+}
+
+export interface ModelScoresIncrementParams extends ModelRef {
+  input?: SeededScoreIncrement;
+}
+
+/** Change a model sent back whole (id in the body): descriptive fields of a custom model, the score of any. */
+export const ModelUpdate = request<Model, Model>('model/update');
+/** Bump a model's usage counters (`score`). */
+export const ModelScoresIncrement = request<ModelScoresIncrementParams, null>('model/scores/increment');

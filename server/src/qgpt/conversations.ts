@@ -1,9 +1,9 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { JsonFile } from '../core/jsonFile';
+import { JsonFile, sweepStaleTemp } from '../core/jsonFile';
 import type { Logger } from '../core/logger';
-import { invalid, notFound } from '../core/errors';
+import { AskcodeError, invalid, notFound } from '../core/errors';
 import type { ConversationMessageRecord, ConversationRecord, ConversationSummary } from '../protocol/workspace';
 import { requireId, describe, isObject } from './validate';
 
@@ -27,7 +27,28 @@ export class Conversations {
   /** Serialises read-modify-write per conversation so concurrent appends never lose a message. */
   private readonly locks = new Map<string, Promise<unknown>>();
 
-  constructor(readonly dir: string, private readonly log?: Logger) {}
+  /** Temp files of writes a crash interrupted are removed before the first use. */
+  private readonly swept: Promise<unknown>;
+
+  constructor(readonly dir: string, private readonly log?: Logger) {
+    this.swept = sweepStaleTemp(dir, log).catch(() => 0);
+  }
+
+  /**
+   * Reads a conversation; a damaged one with no good backup is an error, never an empty slot:
+   * otherwise the next message would silently start a new conversation under its id.
+   */
+  private async load(id: string, field: string): Promise<ConversationRecord | null> {
+    await this.swept;
+    const f = this.file(id);
+    const r = await f.read();
+    if (r) return r;
+    const corrupt = path.join(this.dir, `${id}.json.corrupt`);
+    if (f.lost || (await fs.stat(corrupt).then(() => true, () => false))) {
+      throw new AskcodeError('conflict', `conversation '${id}' is damaged and has no good backup (kept as ${id}.json.corrupt): delete it, or start a new conversation`, field);
+    }
+    return null;
+  }
 
   private file(id: string): JsonFile<ConversationRecord | null> {
     let f = this.files.get(id);
@@ -54,6 +75,7 @@ export class Conversations {
   }
 
   async list(): Promise<ConversationSummary[]> {
+    await this.swept;
     let names: string[];
     try {
       names = await fs.readdir(this.dir);
@@ -72,7 +94,7 @@ export class Conversations {
 
   async get(id: unknown, field = 'id'): Promise<ConversationRecord> {
     const cid = requireId(id, field);
-    const r = await this.file(cid).read();
+    const r = await this.load(cid, field);
     if (!r) throw notFound(`conversation '${cid}' does not exist`, field);
     return r;
   }
@@ -99,8 +121,14 @@ export class Conversations {
   async delete(id: unknown): Promise<void> {
     const cid = requireId(id, 'id');
     await this.exclusive(cid, async () => {
-      await this.get(cid);
       const base = path.join(this.dir, `${cid}.json`);
+      // A damaged conversation can be deleted too (that is how the user clears it).
+      try {
+        await this.get(cid);
+      } catch (e) {
+        if (!(e instanceof AskcodeError && e.kind === 'conflict')) throw e;
+        await fs.rm(base + '.corrupt', { force: true });
+      }
       await fs.rm(base, { force: true });
       await fs.rm(base + '.bak', { force: true });
       this.files.delete(cid);
@@ -114,7 +142,7 @@ export class Conversations {
   async append(id: string, messages: Omit<ConversationMessageRecord, 'id' | 'created'>[], nameHint?: string): Promise<ConversationRecord> {
     return this.exclusive(id, async () => {
       const now = new Date().toISOString();
-      const r: ConversationRecord = (await this.file(id).read()) ?? {
+      const r: ConversationRecord = (await this.load(id, 'conversation')) ?? {
         id,
         name: nameHint ? nameOf(nameHint) : 'New conversation',
         created: now,
