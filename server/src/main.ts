@@ -13,6 +13,7 @@ import { RPC_ERROR_CODES, type ErrorData } from './protocol/errors';
 import { SecretGet, SettingsChanged, type WorkerSettings } from './protocol/workspace';
 import type { NotificationDef } from './protocol/base';
 import { toAskcodeError } from './core/errors';
+import { VERSION } from './protocol/seeds';
 import { startBridge, type Bridge } from './bridge/bridge';
 
 export interface WorkerInitOptions {
@@ -59,7 +60,7 @@ connection.onInitialize(async (params: InitializeParams): Promise<InitializeResu
   log.info(`askcode worker ${process.pid} ready: data ${dataDir}, ${folders.length} folder(s)`);
   return {
     capabilities: { textDocumentSync: TextDocumentSyncKind.None },
-    serverInfo: { name: 'askcode', version: process.env.ASKCODE_VERSION ?? '0.1.0' },
+    serverInfo: { name: 'askcode', version: VERSION },
   };
 });
 

@@ -13,6 +13,7 @@ import type { Logger } from '../core/logger';
 import { AskcodeError, invalid, toAskcodeError } from '../core/errors';
 import { HTTP_STATUS } from '../protocol/errors';
 import { ModelGet } from '../protocol/models';
+import { VERSION } from '../protocol/seeds';
 import { matchRest, matchSocket, type RouteMatch, type SocketRoute } from './routes';
 import { Authority, DEFAULT_LIMITS, isLoopbackAddress, parseJson, type BridgeLimits } from './security';
 import { guardParams } from './guard';
@@ -58,7 +59,7 @@ export async function startBridge(core: Core, opts: BridgeOptions): Promise<Brid
     log.warn(`the bridge listens on ${host}: anyone who can reach this address can read the served folders and use the models`);
   }
   const limits: BridgeLimits = { ...DEFAULT_LIMITS, ...opts.limits };
-  const version = opts.version ?? process.env.ASKCODE_VERSION ?? '0.1.0';
+  const version = opts.version ?? VERSION;
   const files = new StaticFiles(opts.webRoot ?? defaultWebRoot());
   const deps: SocketDeps = { core, limits, log };
   let authority = new Authority(opts.port);

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import type { Notify } from '../core/service';
 import type { CoreOptions } from '../core/options';
+import type { CreateModelParams, ModelScoresIncrementParams } from '../protocol/models';
 import type { ModelHub, Embedder, Generator, ChatMessage, GenerateOptions } from '../core/interfaces';
 import { cancelled, conflict, forbidden, invalid, notFound, offline, unavailable } from '../core/errors';
 import type { Model, Models, ModelDeleteCacheOutput, ModelDownloadProgressStatusEnum } from '../protocol/wire';
@@ -15,7 +16,7 @@ import { copyFiles, fetchFiles, type FileSpec } from './download';
 import { OnnxEmbedder } from './embedder';
 import { OnnxGenerator } from './onnxGenerator';
 import { DEFAULT_OLLAMA_URL, OllamaGenerator, OpenAIGenerator } from './endpointGenerators';
-import { modelIdParam, seededOnly, sourceFromUnique, validateCreate, validateSource } from './validate';
+import { normalizeSource, seededOnly, sourceFromUnique } from './source';
 import { transformers } from './transformers';
 import { freeMemory } from './memory';
 import { apiKeyLookup, checkCreateSecrets, createdVia, type CreatedVia } from './secretPolicy';
@@ -470,8 +471,8 @@ export class ModelManager implements ModelHub {
   }
 
   /** `model/update`: a Model sent back whole; see models/update.ts for what may change. */
-  async update(input: unknown): Promise<Model> {
-    const id = modelIdParam({ model: (input as { id?: unknown } | null)?.id });
+  async update(input: Model): Promise<Model> {
+    const id = input.id;
     const next = await this.registry.mutate((recs) => {
       const rec = recs.get(id);
       if (!rec) throw notFound(`no model with id ${id}`, 'id');
@@ -484,9 +485,9 @@ export class ModelManager implements ModelHub {
   }
 
   /** `model/scores/increment`: bumps the model's usage counters. */
-  async incrementScore(params: unknown): Promise<null> {
-    const id = modelIdParam(params);
-    const inc = incrementOf((params as { input?: unknown }).input);
+  async incrementScore(params: ModelScoresIncrementParams): Promise<null> {
+    const id = params.model;
+    const inc = incrementOf(params.input);
     await this.registry.mutate((recs) => {
       const rec = recs.get(id);
       if (!rec) throw notFound(`no model with id ${id}`, 'model');
@@ -496,10 +497,10 @@ export class ModelManager implements ModelHub {
     return null;
   }
 
-  async createModel(params: unknown, via: CreatedVia): Promise<Model> {
-    const p = validateCreate(params);
+  /** Registers a custom model; `p` passed the protocol's SeededModel schema. */
+  async createModel(p: CreateModelParams, via: CreatedVia): Promise<Model> {
     const seeded = seededOnly(p);
-    const source = p.askcode?.source ? validateSource(p.askcode.source, 'askcode.source') : sourceFromUnique(seeded.unique);
+    const source = p.askcode?.source ? normalizeSource(p.askcode.source) : sourceFromUnique(seeded.unique);
     const field = p.askcode?.source ? 'askcode.source.path' : 'unique';
     checkCreateSecrets(source, via, this.options, p.askcode?.source ? 'askcode.source' : 'unique');
     let facts: FolderFacts | null = null;

@@ -6,7 +6,6 @@ import { conflict, forbidden, invalid } from '../core/errors';
 import type { Model, Score } from '../protocol/wire';
 import type { SeededScore } from '../protocol/models';
 import type { ModelRecord } from './registry';
-import { validateCreate } from './validate';
 
 /** Descriptive fields a custom model may change; everything else must come back as it was. */
 const CUSTOM_MUTABLE = ['name', 'description', 'version', 'type', 'foundation', 'parameters', 'maxTokens', 'capabilities', 'score'] as const;
@@ -22,7 +21,6 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
  * model (`unique`, `usage`, `cloud`, `provider`, …) cannot change: a different model is a new one.
  */
 export function applyUpdate(rec: ModelRecord, input: Model, others: ModelRecord[]): ModelRecord {
-  validateCreate(input);
   if (input.score !== undefined && input.score !== null) checkScore(input.score);
   const mutable: readonly string[] = rec.origin === 'custom' ? CUSTOM_MUTABLE : BUILTIN_MUTABLE;
   const before = rec.model as unknown as Record<string, unknown>;

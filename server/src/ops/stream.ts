@@ -7,8 +7,11 @@ import type { Passage } from '../qgpt/seeds';
 import { AskcodeError, invalid } from '../core/errors';
 import { QgptStream } from '../protocol/stream';
 import type { ConversationMessageRecord } from '../protocol/workspace';
-import { optionalBoolean, optionalModel, requireObject, requireQuery } from '../qgpt/validate';
-import { findRelevant, passagesOf, type QgptDeps } from './qgpt';
+import { QgptQuestion, QgptRelevance, type QuestionInputSchema } from '../protocol/qgpt';
+import type { StreamInput } from '../qgpt/stream';
+import { parseParams } from '../core/validation';
+import { findRelevant, passagesOf, type In, type QgptDeps } from './qgpt';
+import type { RelevanceInput } from './passages';
 
 export interface StreamDeps extends QgptDeps {
   streams: StreamManager;
@@ -21,7 +24,7 @@ export interface StreamDeps extends QgptDeps {
  * up again by id.
  */
 export function registerStream(service: Service, deps: StreamDeps): void {
-  service.register(QgptStream, (p, ctx) => deps.streams.handle(p, ctx, (r, input) => streamBody(deps, r, input)));
+  service.register(QgptStream, (p, ctx) => deps.streams.handle(p as StreamInput, ctx, (r, input) => streamBody(deps, r, input)));
 }
 
 async function history(deps: StreamDeps, conversation: string): Promise<ChatMessage[]> {
@@ -39,29 +42,28 @@ async function history(deps: StreamDeps, conversation: string): Promise<ChatMess
   }
 }
 
-async function streamBody(deps: StreamDeps, r: StreamRequest, input: Record<string, unknown>): Promise<void> {
+async function streamBody(deps: StreamDeps, r: StreamRequest, input: StreamInput): Promise<void> {
   const { answers, conversations } = deps;
-  const hasRel = input.relevance !== undefined && input.relevance !== null;
-  const hasQ = input.question !== undefined && input.question !== null;
+  const hasRel = input.relevance != null;
+  const hasQ = input.question != null;
   if (hasRel && hasQ) throw invalid("send either 'relevance' or 'question' in one input, not both (use relevance.options.question for both steps)", 'question');
   if (!hasRel && !hasQ) throw invalid("nothing to do: send 'question', 'relevance', 'stop' or 'reset'", 'question');
   let query: string;
   let model: string | undefined;
   let passages: Passage[];
+  // The body is checked here, not at the door: a bad one fails this request with a FAILED frame.
   if (hasRel) {
-    const rel = requireObject(input.relevance, 'relevance');
-    query = requireQuery(rel.query, 'relevance.query');
-    model = optionalModel(rel.model, 'relevance.model');
-    const options = rel.options === undefined || rel.options === null ? {} : requireObject(rel.options, 'relevance.options');
-    const wantAnswer = optionalBoolean(options.question, 'relevance.options.question') ?? false;
+    const rel = parseParams(QgptRelevance.params, input.relevance, QgptRelevance.shape, 'relevance') as RelevanceInput;
+    query = rel.query;
+    model = rel.model ?? undefined;
     const found = await findRelevant(deps.index, rel, r.signal);
     if (!r.send({ status: 'IN-PROGRESS', relevance: { relevant: { iterable: found.seeds } } })) return;
-    if (!wantAnswer) return;
+    if (!rel.options?.question) return;
     passages = answers.relativize(found.passages);
   } else {
-    const q = requireObject(input.question, 'question');
-    query = requireQuery(q.query, 'question.query');
-    model = optionalModel(q.model, 'question.model');
+    const q = parseParams(QgptQuestion.params, input.question, QgptQuestion.shape, 'question') as In<typeof QuestionInputSchema>;
+    query = q.query;
+    model = q.model ?? undefined;
     passages = await passagesOf(deps, q.relevant, 'question.relevant');
   }
   if (r.ended) return;

@@ -1,4 +1,5 @@
 import { request } from './base';
+import { z } from './schema';
 import type { Application } from './wire';
 
 /**
@@ -28,4 +29,11 @@ export interface ConnectorContext {
 }
 
 /** Register (or recognise) a client application; the same application always gets the same id. */
-export const ConnectorConnect = request<SeededConnectorConnection, ConnectorContext>('connector/connect');
+export const ConnectorConnect = request<SeededConnectorConnection, ConnectorContext>('connector/connect',
+  z.looseObject({
+    application: z.looseObject({
+      name: z.string().min(1), version: z.string().min(1), platform: z.string().min(1),
+      capabilities: z.string().nullish(), privacy: z.string().nullish(), automaticUnload: z.boolean().nullish(),
+    }),
+  }),
+  { field: 'application', expected: 'a SeededConnectorConnection {"application": {"name", "version", "platform"}}' });

@@ -9,3 +9,4 @@ export * from './workspace';
 export * from './launch';
 export * from './symbols';
 export * from './connector';
+export * from './seeds';

@@ -5,12 +5,10 @@ import { JsonFile, sweepStaleTemp } from '../core/jsonFile';
 import type { Logger } from '../core/logger';
 import { AskcodeError, invalid, notFound } from '../core/errors';
 import type { ConversationMessageRecord, ConversationRecord, ConversationSummary } from '../protocol/workspace';
-import { requireId, describe, isObject } from './validate';
-
-const MAX_NAME = 200;
 
 function isRecord(v: unknown): v is ConversationRecord {
-  return isObject(v) && typeof v.id === 'string' && typeof v.name === 'string' && Array.isArray(v.messages_);
+  const r = v as Partial<ConversationRecord> | null;
+  return typeof r === 'object' && r !== null && typeof r.id === 'string' && typeof r.name === 'string' && Array.isArray(r.messages_);
 }
 
 function summary(r: ConversationRecord): ConversationSummary {
@@ -92,10 +90,10 @@ export class Conversations {
     return out.sort((a, b) => b.updated.localeCompare(a.updated) || a.id.localeCompare(b.id));
   }
 
-  async get(id: unknown, field = 'id'): Promise<ConversationRecord> {
-    const cid = requireId(id, field);
-    const r = await this.load(cid, field);
-    if (!r) throw notFound(`conversation '${cid}' does not exist`, field);
+  /** `id` is a checked id (the protocol's `Id`): it names a file. */
+  async get(id: string, field = 'id'): Promise<ConversationRecord> {
+    const r = await this.load(id, field);
+    if (!r) throw notFound(`conversation '${id}' does not exist`, field);
     return r;
   }
 
@@ -103,23 +101,17 @@ export class Conversations {
     return (await this.file(id).read()) !== null;
   }
 
-  async rename(id: unknown, name: unknown): Promise<ConversationSummary> {
-    const cid = requireId(id, 'id');
-    if (typeof name !== 'string') throw invalid(`name must be a string, got ${describe(name)}`, 'name');
-    const clean = name.trim();
-    if (!clean) throw invalid('name must not be empty', 'name');
-    if (clean.length > MAX_NAME) throw invalid(`name is ${clean.length} characters; the limit is ${MAX_NAME}`, 'name');
+  async rename(cid: string, name: string): Promise<ConversationSummary> {
     return this.exclusive(cid, async () => {
       const r = await this.get(cid);
-      r.name = clean;
+      r.name = name;
       r.updated = new Date().toISOString();
       await this.file(cid).write(r);
       return summary(r);
     });
   }
 
-  async delete(id: unknown): Promise<void> {
-    const cid = requireId(id, 'id');
+  async delete(cid: string): Promise<void> {
     await this.exclusive(cid, async () => {
       const base = path.join(this.dir, `${cid}.json`);
       // A damaged conversation can be deleted too (that is how the user clears it).

@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
 import type { CallContext } from '../core/service';
 import type { Logger } from '../core/logger';
 import { conflict, invalid, toAskcodeError } from '../core/errors';
 import { HTTP_STATUS } from '../protocol/errors';
-import { QgptStreamOutputNotification, type StreamAccepted } from '../protocol/stream';
+import { QgptStreamOutputNotification, type StreamAccepted, type StreamInputSchema } from '../protocol/stream';
 import type { QGPTStreamEnum, QGPTStreamOutput } from '../protocol/wire';
-import { optionalBoolean, optionalId, requireObject } from './validate';
+
+/** A stream input as its schema lets it through (the envelope checked; the body is the request's to check). */
+export type StreamInput = z.output<typeof StreamInputSchema>;
 
 /** What a running request does; it emits through `send`, which goes quiet once the request ended. */
-export type RequestBody = (req: StreamRequest, input: Record<string, unknown>) => Promise<void>;
+export type RequestBody = (req: StreamRequest, input: StreamInput) => Promise<void>;
 
 export class StreamRequest {
   ended = false;
@@ -63,13 +66,10 @@ export class StreamManager {
   }
 
   /** Accepts (or stops / resets) a request; `body` runs the accepted one after the reply. */
-  handle(params: unknown, ctx: CallContext, body: RequestBody): StreamAccepted {
-    const input = requireObject(params, 'params');
-    const requestGiven = optionalId(input.request, 'request');
-    const conversationGiven = optionalId(input.conversation, 'conversation');
-    const stop = optionalBoolean(input.stop, 'stop');
-    const reset = optionalBoolean(input.reset, 'reset');
-    optionalBoolean(input.agent, 'agent');
+  handle(input: StreamInput, ctx: CallContext, body: RequestBody): StreamAccepted {
+    const requestGiven = input.request ?? undefined;
+    const conversationGiven = input.conversation ?? undefined;
+    const { stop, reset } = input;
     const mine = this.of(ctx.connection);
     const request = requestGiven ?? randomUUID();
 

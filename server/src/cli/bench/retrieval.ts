@@ -7,7 +7,7 @@ import { parse, openCore } from '../common';
 import { QgptRelevance } from '../../protocol/qgpt';
 import { Bm25, countTerms } from '../../index/bm25';
 import { walk, looksIndexable, DEFAULT_MAX_FILE_SIZE } from '../../index/walker';
-import { MAX_QUERY_CHARS } from '../../qgpt/validate';
+import { MAX_QUERY_CHARS } from '../../protocol/schema';
 import { languageOf } from '../../index/languages';
 import { chunkText } from '../../index/chunker';
 import { terms, pathTerms } from '../../index/tokens';
