@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import type { Notify } from '../core/service';
 import type { CoreOptions } from '../core/options';
-import type { CreateModelParams, ModelScoresIncrementParams } from '../protocol/models';
+import type { CreateModelParams } from '../protocol/models';
 import type { ModelHub, Embedder, Generator, ChatMessage, GenerateOptions } from '../core/interfaces';
 import { cancelled, conflict, forbidden, invalid, notFound, offline, unavailable } from '../core/errors';
 import type { Model, Models, ModelDeleteCacheOutput, ModelDownloadProgressStatusEnum } from '../protocol/wire';
@@ -485,7 +485,7 @@ export class ModelManager implements ModelHub {
   }
 
   /** `model/scores/increment`: bumps the model's usage counters. */
-  async incrementScore(params: ModelScoresIncrementParams): Promise<null> {
+  async incrementScore(params: { model: string; input?: unknown }): Promise<null> {
     const id = params.model;
     const inc = incrementOf(params.input);
     await this.registry.mutate((recs) => {
