@@ -7,7 +7,7 @@ import {
   QgptRelevance, QgptPersonsRelated, askcodeApplication, fragmentSeed, platformOf,
   type QGPTRelevanceInput, type RelevantQGPTSeed, type Seed, type Person, type QGPTConversationMessage,
 } from '../../server/src/protocol';
-import type { SelectionSeed } from '../../webview/src/hostProtocol';
+import type { SelectionSeed } from '../../server/src/protocol/ui';
 import { openLocation, type ChatHost } from './chatView';
 import type { Worker } from './worker';
 

@@ -180,8 +180,10 @@ export class Worker implements vscode.Disposable {
   }
 
   /** Any method by name: the webview relay. */
-  requestRaw(method: string, params: unknown): Promise<unknown> {
-    return this.ready().sendRequest(method, params);
+  requestRaw(method: string, params: unknown, token?: vscode.CancellationToken): Promise<unknown> {
+    // A void request goes without params (the library would send `undefined` as `[null]`).
+    const c = this.ready();
+    return params === undefined || params === null ? c.sendRequest(method, token) : c.sendRequest(method, params, token);
   }
 
   notify<P>(def: NotificationDef<P>, params: P): void {

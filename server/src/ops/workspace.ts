@@ -2,7 +2,7 @@ import type { Service } from '../core/service';
 import type { CoreOptions } from '../core/options';
 import type { WorkspaceIndex } from '../index/workspaceIndex';
 import {
-  WorkspaceSetFolders, WorkspaceFileEvents, WorkspaceBuffer, IndexStatus, IndexRebuild, IndexPause, IndexResume,
+  WorkspaceSetFolders, WorkspaceFolders, WorkspaceFileEvents, WorkspaceBuffer, IndexStatus, IndexRebuild, IndexPause, IndexResume,
   SettingsChanged, FileEventSchema, type FileEvent, type WorkerSettings,
 } from '../protocol/workspace';
 
@@ -17,6 +17,7 @@ export function registerWorkspace(service: Service, { options, index }: Workspac
     await index.setFolders(p.folders);
     return null;
   });
+  service.register(WorkspaceFolders, () => ({ folders: index.folders() }));
   service.register(WorkspaceFileEvents, async (p) => {
     // A malformed event is skipped, not fatal: the rest of the batch still applies.
     const events = (p.events as unknown[]).filter((ev): ev is FileEvent => FileEventSchema.safeParse(ev).success);

@@ -115,6 +115,8 @@ export const SettingsSchema = z.looseObject({
 /** Set the workspace folders to index (the client sends them at start and on change). */
 export const WorkspaceSetFolders = request<WorkspaceFoldersParams, null>('askcode/setFolders',
   z.looseObject({ folders: z.array(z.string().min(1, 'must be a folder path')) }));
+/** The folders being indexed: the browser page shows paths relative to them (VS Code knows its own). */
+export const WorkspaceFolders = request<void, WorkspaceFoldersParams>('askcode/workspace/folders', None);
 /** File create / change / delete / rename events from the editor (a malformed event is skipped, not fatal). */
 export const WorkspaceFileEvents = notification<{ events: FileEvent[] }>('askcode/fileEvents', z.looseObject({ events: z.array(z.unknown()) }));
 /** Unsaved buffer contents (searched live, before any reindex). */
