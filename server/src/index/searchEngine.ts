@@ -2,6 +2,7 @@ import { Bm25, countTerms, type QueryTerm } from './bm25';
 import { terms, pathTerms } from './tokens';
 import { parseQuery, matchesHint, MAX_QUERY_TERMS, type ParsedQuery } from './query';
 import { isTestPath } from './languages';
+import { fuse, type FusionMethod } from './fusion';
 
 /** What the engine keeps per chunk (text included: snippets come back without a disk read). */
 export interface ChunkRecord {
@@ -46,6 +47,10 @@ export interface RankParams {
   proseFactor: number;
   mentionBonus: number;
   rrfK: number;
+  /** How the dense ranking joins the lexical one (see fusion.ts) and its weight. */
+  fusion: FusionMethod;
+  denseW: number;
+  rerankK: number;
   perFileCap: number;
   floor: number;
 }
@@ -60,6 +65,9 @@ export const DEFAULT_RANK: RankParams = {
   proseFactor: 0.6,
   mentionBonus: 0.35,
   rrfK: 20,
+  fusion: 'rrf',
+  denseW: 1,
+  rerankK: 30,
   perFileCap: 2,
   floor: 0.05,
 };
@@ -358,23 +366,13 @@ export class SearchEngine {
       denseFiles.sort((a, b) => fileBest[b]! - fileBest[a]!);
       denseFiles = denseFiles.slice(0, DENSE_FILES);
     }
-    const lexRank = new Int32Array(nFiles);
-    lexFiles.forEach((fd, i) => (lexRank[fd] = i + 1));
-    const denseRank = new Int32Array(nFiles);
-    denseFiles.forEach((fd, i) => (denseRank[fd] = i + 1));
-    const fusedScore = new Float64Array(nFiles);
-    const fusedFiles: number[] = [];
-    for (const fd of [...lexFiles, ...denseFiles]) {
-      if (fusedScore[fd]! > 0) continue;
-      let s = lexRank[fd] ? 1 / (p.rrfK + lexRank[fd]!) : 0;
-      if (denseRank[fd]) {
-        const entry = this.fileByDoc[fd]!;
-        s += (entry.test && !parsed.aboutTests ? p.testFactor : 1) / (p.rrfK + denseRank[fd]!);
-      }
-      fusedScore[fd] = s;
-      fusedFiles.push(fd);
-    }
-    fusedFiles.sort((a, b) => fusedScore[b]! - fusedScore[a]!);
+    const fused = fuse({
+      lexFiles, lex, denseFiles, sim: fileBest, nFiles,
+      denseFactor: (fd) => (this.fileByDoc[fd]!.test && !parsed.aboutTests ? p.testFactor : 1),
+    }, p);
+    const { lexRank, denseRank } = fused;
+    const fusedScore = fused.score;
+    const fusedFiles = fused.files;
     const top = fusedScore[fusedFiles[0] ?? 0] || 1;
     const simOf = (d: number) => {
       const r = this.docRow[d];
