@@ -7,6 +7,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StaticEmbedder, parseSafetensors } from '../../server/src/models/staticEmbedder';
 import { AskcodeError } from '../../server/src/core/errors';
+import { bundledModelDir } from '../../server/src/models/bundled';
+import { ASKCODE_STATIC_FOLDER } from '../../server/src/models/catalog';
 import { tempDir } from './fixtures';
 import { writeStaticModel, type StaticDtype } from './staticModel';
 
@@ -100,5 +102,26 @@ describe('static embeddings (model2vec format)', () => {
     const len = Buffer.alloc(8);
     len.writeBigUInt64LE(BigInt(header.length));
     assert.throws(() => parseSafetensors(Buffer.concat([len, Buffer.from(header), Buffer.alloc(16)])), /does not fit its data offsets/);
+  });
+});
+
+describe('the static code model askcode ships (models/askcode-code-static)', () => {
+  it('loads, embeds to unit vectors of its dims, and puts related code closer than unrelated', async () => {
+    const dir = bundledModelDir(ASKCODE_STATIC_FOLDER);
+    assert.ok(dir, 'the model folder is in the package');
+    const e = await StaticEmbedder.load('shipped', dir);
+    assert.equal(e.dims, 256);
+    const [q, near, far, doc] = await e.embed([
+      'how are configuration values loaded from environment variables?',
+      'def load_config_from_env(prefix):\n    """Read settings from os.environ."""\n    return {k[len(prefix):]: v for k, v in os.environ.items() if k.startswith(prefix)}',
+      'function drawCircle(ctx, x, y, r) {\n  ctx.beginPath();\n  ctx.arc(x, y, r, 0, 2 * Math.PI);\n  ctx.stroke();\n}',
+      'export async function readJsonFile(path: string) { return JSON.parse(await fs.readFile(path, "utf8")); }',
+    ]);
+    for (const v of [q, near, far, doc]) assert.ok(Math.abs(norm(v!) - 1) < 1e-5);
+    assert.ok(dot(q!, near!) > dot(q!, far!) + 0.1, `config query: env loader ${dot(q!, near!).toFixed(3)} vs canvas ${dot(q!, far!).toFixed(3)}`);
+    const [q2] = await e.embed(['parse a JSON file from disk']);
+    assert.ok(dot(q2!, doc!) > dot(q2!, far!) + 0.1, `json query: reader ${dot(q2!, doc!).toFixed(3)} vs canvas ${dot(q2!, far!).toFixed(3)}`);
+    // Identifiers are cut on case into known pieces, never dropped as unknown.
+    assert.ok(e.tokenIds('handleHttpRequestError').length >= 1 && e.tokenIds('handleHttpRequestError').length <= 4);
   });
 });
