@@ -125,3 +125,26 @@ describe('the static code model askcode ships (models/askcode-code-static)', () 
     assert.ok(e.tokenIds('handleHttpRequestError').length >= 1 && e.tokenIds('handleHttpRequestError').length <= 4);
   });
 });
+
+describe('the fast WordPiece path', () => {
+  it('gives exactly the ids of @huggingface/tokenizers on real code, prose and edge cases', async () => {
+    const e = await StaticEmbedder.load('shipped', bundledModelDir(ASKCODE_STATIC_FOLDER)!);
+    const texts: string[] = [];
+    const walk = (dir: string) => {
+      for (const f of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, f.name);
+        if (f.isDirectory()) walk(p);
+        else if (/\.(ts|md|json)$/.test(f.name)) texts.push(...fs.readFileSync(p, 'utf8').split(/\n\s*\n/));
+      }
+    };
+    walk(path.resolve(__dirname, '..', '..', 'server', 'src'));
+    texts.push('', '   ', 'a'.repeat(150), 'x'.repeat(100), 'tab\there\r\nCRLF', 'ctrl\u0001joined', 'DEL\u007fchar', 'naïve café', '日本語 code', 'literal [PAD] and [UNK] tokens',
+      'snake_case_name CamelCaseName HTTPServer2 utf8 v1.2.3 0x1F __dunder__ $jq @decorator #hash ~tilde `tick`', 'ALLCAPS MiXeD', '\u00a0nbsp');
+    let fast = 0;
+    for (const t of texts) {
+      assert.deepEqual(e.encode(t), e.libraryEncode(t), `same ids for ${JSON.stringify(t.slice(0, 80))}`);
+      if (/^[\t\n\r\x20-\x7e]*$/.test(t) && !/\[(PAD|UNK)\]/.test(t)) fast++;
+    }
+    assert.ok(texts.length > 500 && fast > texts.length * 0.9, `${fast} of ${texts.length} texts on the fast path`);
+  });
+});

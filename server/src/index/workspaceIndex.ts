@@ -367,6 +367,18 @@ export class WorkspaceIndex implements Retriever {
     return this.sample(out.sort((a, b) => a.length - b.length));
   }
 
+  /** Benchmarks: the embedding text of every distinct chunk. */
+  allEmbedTexts(): string[] {
+    const seen = new Set<string>();
+    const out: string[] = [];
+    for (const c of this.engine.allChunks()) {
+      if (seen.has(c.hash)) continue;
+      seen.add(c.hash);
+      out.push(embedText(c));
+    }
+    return out;
+  }
+
   /** `embedLimit` chunks spread evenly over the cheapest-first order (so a sample has typical lengths). */
   private sample<T>(order: T[]): T[] {
     if (order.length <= this.embedLimit) return order;

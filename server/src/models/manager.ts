@@ -154,7 +154,9 @@ export class ModelManager implements ModelHub {
   private resolve(ref: string | undefined): ModelRecord | undefined {
     if (!ref) return undefined;
     const all = this.registry.all();
-    return this.registry.get(ref) ?? all.find((r) => r.model.unique === ref) ?? all.find((r) => r.model.name === ref);
+    return this.registry.get(ref) ?? all.find((r) => r.model.unique === ref) ?? all.find((r) => r.model.name === ref)
+      // A shipped model by its folder name (what a benchmark passes as a path).
+      ?? all.find((r) => r.origin === 'catalog' && r.source?.kind === 'local' && path.basename(r.source.path) === ref);
   }
 
   /** The wire record with today's facts. */

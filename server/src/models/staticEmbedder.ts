@@ -15,6 +15,7 @@ import { Tokenizer } from '@huggingface/tokenizers';
 import type { Embedder } from '../core/interfaces';
 import { cancelled, unavailable } from '../core/errors';
 import { STATIC_WEIGHTS } from './folders';
+import { FastWordPiece } from './fastWordPiece';
 
 
 export interface SafeTensor {
@@ -98,15 +99,18 @@ export class StaticEmbedder implements Embedder {
     readonly modelId: string,
     readonly dims: number,
     private readonly tokenizer: Tokenizer,
-    /** F32 rows, or I8 rows with `scales`; one typed array for the whole vocabulary. */
-    private readonly f32: Float32Array | null,
-    private readonly i8: Int8Array | null,
-    private readonly scales: Float32Array,
+    /**
+     * Every row as float32, scales and weights applied, in one typed array: int8 rows are widened
+     * at load (30k × 256 → 31 MB) because pooling then costs a float add per value, half the time
+     * of scaling int8 on the fly.
+     */
+    private readonly mat: Float32Array,
     private readonly rows: number,
     private readonly mapping: Int32Array | null,
     private readonly unkId: number | undefined,
     private readonly normalize: boolean,
     readonly maxTokens: number,
+    private readonly fast: FastWordPiece | null,
   ) {}
 
   /** Loads a folder; a missing or malformed file is an `unavailable` error that names it. */
@@ -152,12 +156,9 @@ export class StaticEmbedder implements Embedder {
     if (!emb || emb.shape.length !== 2) throw unavailable(`static embedding model ${dir}: ${weights} has no 2-D 'embeddings' tensor`);
     const [rows, dims] = emb.shape as [number, number];
     if (!rows || !dims) throw unavailable(`static embedding model ${dir}: the embeddings tensor is empty`);
-    let f32: Float32Array | null = null;
-    let i8: Int8Array | null = null;
+    const mat = toFloat32(emb);
     let scales: Float32Array<ArrayBuffer> = new Float32Array(rows).fill(1);
     if (emb.dtype === 'I8') {
-      i8 = new Int8Array(rows * dims);
-      i8.set(new Int8Array(emb.bytes.buffer, emb.bytes.byteOffset, emb.bytes.byteLength));
       const s = tensors.get('scales');
       if (s) {
         const sv = toFloat32(s);
@@ -165,16 +166,16 @@ export class StaticEmbedder implements Embedder {
         else if (sv.length === 1) scales.fill(sv[0]!);
         else throw unavailable(`static embedding model ${dir}: 'scales' has ${sv.length} values for ${rows} rows`);
       }
-    } else {
-      f32 = toFloat32(emb);
     }
     const w = tensors.get('weights');
     if (w) {
       const wv = toFloat32(w);
       if (wv.length !== rows) throw unavailable(`static embedding model ${dir}: 'weights' has ${wv.length} values for ${rows} rows`);
-      // A per-token factor is folded into the row scale (I8) or the row itself (floats).
-      if (i8) for (let r = 0; r < rows; r++) scales[r]! *= wv[r]!;
-      else for (let r = 0; r < rows; r++) for (let k = 0; k < dims; k++) f32![r * dims + k]! *= wv[r]!;
+      for (let r = 0; r < rows; r++) scales[r]! *= wv[r]!;
+    }
+    for (let r = 0; r < rows; r++) {
+      const f = scales[r]!;
+      if (f !== 1) for (let k = 0; k < dims; k++) mat[r * dims + k]! *= f;
     }
     const m = tensors.get('mapping');
     const mapping = m ? Int32Array.from(toFloat32(m)) : null;
@@ -186,14 +187,14 @@ export class StaticEmbedder implements Embedder {
     const unkToken = (tokJson.model as { unk_token?: string } | undefined)?.unk_token;
     const unkId = unkToken ? tokenizer.token_to_id(unkToken) : undefined;
     const maxTokens = typeof config.max_length === 'number' && config.max_length > 0 ? config.max_length : 512;
-    return new StaticEmbedder(modelId, dims, tokenizer, f32, i8, scales, rows, mapping, unkId, config.normalize !== false, maxTokens);
+    return new StaticEmbedder(modelId, dims, tokenizer, mat, rows, mapping, unkId, config.normalize !== false, maxTokens, FastWordPiece.from(tokJson));
   }
 
   /** Token ids as embedded: no special tokens, no unknown token, at most `maxTokens`. */
   tokenIds(text: string): number[] {
     // Texts are cut before tokenizing (a token is rarely under 2 characters of code), so one
     // huge chunk costs no more than a normal one.
-    const ids = this.tokenizer.encode(text.length > this.maxTokens * 8 ? text.slice(0, this.maxTokens * 8) : text, { add_special_tokens: false }).ids;
+    const ids = this.encode(text.length > this.maxTokens * 8 ? text.slice(0, this.maxTokens * 8) : text);
     const out: number[] = [];
     for (const id of ids) {
       if (id === this.unkId) continue;
@@ -204,26 +205,43 @@ export class StaticEmbedder implements Embedder {
   }
 
   countTokens(text: string): number {
-    return this.tokenizer.encode(text, { add_special_tokens: false }).ids.length;
+    return this.encode(text).length;
   }
+
+  /** All token ids, without special tokens (the fast path where it applies, else the library). */
+  encode(text: string): number[] {
+    return this.fast?.encode(text) ?? this.tokenizer.encode(text, { add_special_tokens: false }).ids;
+  }
+
+  /** The library's ids, for checking the fast path. */
+  libraryEncode(text: string): number[] {
+    return this.tokenizer.encode(text, { add_special_tokens: false }).ids;
+  }
+
+  /** Occurrences per row of the text being embedded (reused: one text at a time). */
+  private counts = new Float32Array(0);
 
   /** The vector of one text (zero vector when no token is known). */
   embedOne(text: string): Float32Array {
     const d = this.dims;
     const acc = new Float32Array(d);
     const ids = this.tokenIds(text);
+    if (this.counts.length !== this.rows) this.counts = new Float32Array(this.rows);
+    const counts = this.counts;
+    // Code repeats its tokens: each distinct row is added once, times its count.
+    const distinct: number[] = [];
     for (const id of ids) {
       const r = this.mapping ? this.mapping[id]! : id;
       if (r === undefined || r >= this.rows) continue;
+      if (counts[r] === 0) distinct.push(r);
+      counts[r]!++;
+    }
+    const m = this.mat;
+    for (const r of distinct) {
+      const c = counts[r]!;
+      counts[r] = 0;
       const o = r * d;
-      if (this.i8) {
-        const s = this.scales[r]!;
-        const m = this.i8;
-        for (let k = 0; k < d; k++) acc[k]! += m[o + k]! * s;
-      } else {
-        const m = this.f32!;
-        for (let k = 0; k < d; k++) acc[k]! += m[o + k]!;
-      }
+      for (let k = 0; k < d; k++) acc[k]! += c * m[o + k]!;
     }
     let norm = 0;
     for (let k = 0; k < d; k++) norm += acc[k]! * acc[k]!;
