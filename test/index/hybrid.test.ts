@@ -55,6 +55,9 @@ describe('hybrid search (BM25 + static embeddings)', function () {
     e.setFile('b.py', 'b.py', [rec('b.py', 'def send(): network socket', 'hb')]);
     e.setVector('ha', Float32Array.from([1, 0, 0, 0]));
     e.setVector('hb', Float32Array.from([0, 1, 0, 0]));
+    // A third, unrelated file: the dense scores are scaled between the best and the worst file.
+    e.setFile('c.py', 'c.py', [rec('c.py', 'class Unrelated: pass', 'hc')]);
+    e.setVector('hc', Float32Array.from([0, 0, 1, 0]));
     const { hits } = e.search('settings', { queryVector: Float32Array.from([0.8, 0.6, 0, 0]) });
     const a = hits.find((h) => h.chunk.rel === 'a.py')!;
     const b = hits.find((h) => h.chunk.rel === 'b.py')!;
