@@ -9,7 +9,7 @@ export const SECTION = 'askcode';
  * {@link WorkerSettings}: the worker (never the extension host) starts or stops the HTTP/WS bridge.
  */
 export interface ClientWorkerSettings extends WorkerSettings {
-  bridge: { enabled: boolean; port: number };
+  bridge: { enabled: boolean; port: number; allowedSecrets: string[] };
 }
 
 export function readSettings(): ClientWorkerSettings {
@@ -20,7 +20,11 @@ export function readSettings(): ClientWorkerSettings {
     maxFileSize: c.get<number>('maxFileSize', 1024 * 1024),
     defaultModel: nonEmpty(c.get<string>('defaultModel')),
     embeddingModel: nonEmpty(c.get<string>('embeddingModel')),
-    bridge: { enabled: c.get<boolean>('bridge.enabled', false), port: c.get<number>('bridge.port', 39300) },
+    bridge: {
+      enabled: c.get<boolean>('bridge.enabled', false),
+      port: c.get<number>('bridge.port', 39301),
+      allowedSecrets: c.get<string[]>('bridge.allowedSecrets', []),
+    },
   };
 }
 

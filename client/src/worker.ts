@@ -71,7 +71,7 @@ export class Worker implements vscode.Disposable {
     const execArgv = inspect ? ['--nolazy', `--inspect=${inspect}`] : [];
     // With an explicit runtime the client spawns rather than forks, so in desktop VS Code (Electron)
     // the child must be told to behave as plain Node.
-    const env = { ...WORKER_ENV, ELECTRON_RUN_AS_NODE: '1', ASKCODE_VERSION: String(this.context.extension.packageJSON.version ?? '') };
+    const env = { ...WORKER_ENV, ELECTRON_RUN_AS_NODE: '1' };
     const serverOptions: ServerOptions = {
       run: { module, transport: TransportKind.ipc, runtime: process.execPath, options: { execArgv, env } },
       debug: { module, transport: TransportKind.ipc, runtime: process.execPath, options: { execArgv, env } },

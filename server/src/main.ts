@@ -13,7 +13,9 @@ import { RPC_ERROR_CODES, type ErrorData } from './protocol/errors';
 import { SecretGet, SettingsChanged, type WorkerSettings } from './protocol/workspace';
 import type { NotificationDef } from './protocol/base';
 import { toAskcodeError } from './core/errors';
+import { VERSION } from './protocol/seeds';
 import { startBridge, type Bridge } from './bridge/bridge';
+import { strictStdio } from './stdioTransport';
 
 export interface WorkerInitOptions {
   dataDir?: string;
@@ -23,7 +25,17 @@ export interface WorkerInitOptions {
   autoIndex?: boolean;
 }
 
-const connection = createConnection(ProposedFeatures.all);
+const connection = process.argv.includes('--stdio') ? stdioConnection() : createConnection(ProposedFeatures.all);
+
+/** Over stdio the reader is strict (server/src/stdioTransport.ts); a framing error ends the process. */
+function stdioConnection() {
+  const { reader, writer } = strictStdio((why) => {
+    process.stderr.write(`askcode worker: framing error on stdin (${why}); exiting so the client restarts it\n`);
+    // The error reply is flushed before exiting.
+    process.stdout.write('', () => process.exit(2));
+  });
+  return createConnection(ProposedFeatures.all, reader, writer);
+}
 let core: Core | undefined;
 let ready: Promise<Core> | undefined;
 let folders: string[] = [];
@@ -59,7 +71,7 @@ connection.onInitialize(async (params: InitializeParams): Promise<InitializeResu
   log.info(`askcode worker ${process.pid} ready: data ${dataDir}, ${folders.length} folder(s)`);
   return {
     capabilities: { textDocumentSync: TextDocumentSyncKind.None },
-    serverInfo: { name: 'askcode', version: process.env.ASKCODE_VERSION ?? '0.1.0' },
+    serverInfo: { name: 'askcode', version: VERSION },
   };
 });
 
@@ -71,7 +83,7 @@ connection.onRequest(async (method, params, token) => {
   const ac = new AbortController();
   const sub = token.onCancellationRequested(() => ac.abort());
   try {
-    const result = await c.service.call(method, params, { signal: ac.signal, emit, connection: 'rpc' });
+    const result = await c.service.call(method, params, { signal: ac.signal, emit, connection: 'rpc', origin: 'rpc' });
     return result === undefined ? null : result;
   } catch (e) {
     const err = toAskcodeError(e);
@@ -90,7 +102,7 @@ connection.onNotification(async (method, params) => {
     applyBridge(c, (params as WorkerSettings | null)?.bridge);
   }
   if (c.service.has(method)) {
-    c.service.call(method, params, { emit, connection: 'rpc' }).catch((e) => log.warn(`${method}: ${String(e)}`));
+    c.service.call(method, params, { emit, connection: 'rpc', origin: 'rpc' }).catch((e) => log.warn(`${method}: ${String(e)}`));
   }
 });
 

@@ -4,6 +4,7 @@
  * yet must answer 501 with the JSON error body; the test then checks that and is marked pending.
  */
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as pieces from '@pieces.app/pieces-os-client';
 import { startFixture, readExample, opened, type BridgeFixture } from './bridgeFixture';
@@ -254,6 +255,82 @@ describe('bridge: every REST route through the Pieces OS SDK', function () {
     });
     assert.equal(bad.status, 400);
     assert.equal(((await bad.json()) as { field: string }).field, 'transferables');
+  });
+
+  it('POST /model/update: a custom model renamed through the SDK round trip; identity fields and built-ins refused', async function () {
+    const created = await modelsApi.modelsCreateNewModel({ seededModel: pieces.SeededModelFromJSON({ ...readExample('SeededModel.typical'), name: 'to rename', unique: 'to-rename' }) });
+    // What a client does: read the model, change it, send the whole object back.
+    const got = await modelApi.modelsSpecificModelSnapshot({ model: created.id });
+    const updated = await whenServed(this, 'model/update', () =>
+      modelApi.modelUpdate({ model: { ...got, name: 'renamed', description: 'new words', maxTokens: { total: 4096 } } }));
+    assert.equal(updated.id, created.id);
+    assert.equal(updated.name, 'renamed');
+    assert.equal(updated.description, 'new words');
+    assert.equal(updated.maxTokens?.total, 4096);
+    assert.equal((await modelApi.modelsSpecificModelSnapshot({ model: created.id })).name, 'renamed', 'kept');
+    const identity = await sdkError(modelApi.modelUpdate({ model: { ...got, unique: 'another-model' } }));
+    assert.equal(identity.status, 403);
+    assert.equal(identity.body.field, 'unique');
+    const builtIn = (await modelsApi.modelsSnapshot()).iterable.find((m) => !m.custom)!;
+    assert.equal((await sdkError(modelApi.modelUpdate({ model: { ...builtIn, name: 'mine now' } }))).status, 403);
+    const unknown = await sdkError(modelApi.modelUpdate({ model: { ...got, id: 'no-such-model' } }));
+    assert.equal(unknown.status, 404);
+    const bad = await fetch(`${fx.base}/model/update`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ...pieces.ModelToJSON(got), type: 'HUGE' }) });
+    assert.equal(bad.status, 400);
+    assert.equal((await bad.json()).field, 'type');
+  });
+
+  it('POST /model/{id}/scores/increment: 204, the counters grow; an unknown model 404, a bad flag 400', async function () {
+    const llm = (await modelsApi.modelsSnapshot()).iterable.find((m) => m.usage === pieces.ModelUsageEnum.CodeConversation)!;
+    const before = llm.score?.reuse ?? 0;
+    await whenServed(this, 'model/scores/increment', () =>
+      modelApi.modelScoresIncrement({ model: llm.id, seededScoreIncrement: { model: { reuse: true, searched: true } } }));
+    await modelApi.modelScoresIncrement({ model: llm.id, seededScoreIncrement: { model: { reuse: true } } });
+    await modelApi.modelScoresIncrement({ model: llm.id }); // no body: nothing to count, still fine
+    const after = await modelApi.modelsSpecificModelSnapshot({ model: llm.id });
+    assert.equal(after.score?.reuse, before + 2);
+    assert.equal(after.score?.searched, 1);
+    assert.equal((await sdkError(modelApi.modelScoresIncrement({ model: 'no-such-model', seededScoreIncrement: { model: { reuse: true } } }))).status, 404);
+    const bad = await fetch(`${fx.base}/model/${llm.id}/scores/increment`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"model":{"reuse":"yes"}}' });
+    assert.equal(bad.status, 400);
+  });
+
+  it("POST /connect: the copilot example's first call gets its Application back, with the same id each time", async function () {
+    const connector = new pieces.ConnectorApi(config);
+    const seededConnectorConnection = { application: { name: pieces.ApplicationNameEnum.OpenSource, version: '0.0.0', platform: pieces.PlatformEnum.Linux } };
+    const ctx = await whenServed(this, 'connector/connect', () => connector.connect({ seededConnectorConnection }));
+    assert.ok(pieces.instanceOfContext(ctx));
+    assert.ok(pieces.instanceOfApplication(ctx.application));
+    assert.equal(ctx.application.name, pieces.ApplicationNameEnum.OpenSource);
+    assert.equal(ctx.application.version, '0.0.0');
+    assert.match(ctx.application.id, /^[0-9a-f-]{36}$/);
+    assert.equal(ctx.health.os.id, ctx.os);
+    pieces.ContextToJSON(ctx);
+    assert.equal((await connector.connect({ seededConnectorConnection })).application.id, ctx.application.id);
+    const other = await connector.connect({ seededConnectorConnection: { application: { ...seededConnectorConnection.application, version: '1.0.0' } } });
+    assert.notEqual(other.application.id, ctx.application.id);
+    assert.equal((await sdkError(connector.connect({}))).status, 400);
+  });
+
+  it('a custom model created without a source: load and download 409 with a plain message, delete-cache deletes nothing', async function () {
+    const label = await modelsApi.modelsCreateNewModel({ seededModel: pieces.SeededModelFromJSON({ ...readExample('SeededModel.typical'), name: 'just a label', unique: 'just-a-label' }) });
+    for (const call of [() => modelApi.modelSpecificModelLoad({ model: label.id }), () => modelApi.modelSpecificModelDownload({ model: label.id })]) {
+      const e = await sdkError(call());
+      assert.equal(e.status, 409);
+      assert.match(String(e.body.message), /created without a source, so there is nothing to (load|download)/);
+    }
+    const before = new Set(fs.readdirSync(fx.dataDir, { recursive: true }) as string[]);
+    const out = await modelsApi.modelsDeleteSpecificModelCache({ model: label.id, modelDeleteCacheInput: {} });
+    assert.equal(out.model.id, label.id);
+    assert.deepEqual(new Set(fs.readdirSync(fx.dataDir, { recursive: true }) as string[]), before, 'nothing was deleted');
+    assert.equal((await modelApi.modelsSpecificModelSnapshot({ model: label.id })).id, label.id, 'the model stays');
+  });
+
+  it("GET /model_context_protocol/schema_versions: the SDK's ModelContextProtocolApi finds the MCP endpoint", async () => {
+    const mcp = new pieces.ModelContextProtocolApi(config);
+    const versions = await mcp.modelContextProtocolSchemaVersions();
+    assert.equal(versions.iterable[0]?.version, '2025-03-26');
+    assert.equal(versions.iterable[0]?.entryEndpoint, `${fx.base}/model_context_protocol/2025-03-26/mcp`);
   });
 
   it('a plain GET on a WebSocket route is 426; an unknown route 404; a wrong verb 405', async () => {

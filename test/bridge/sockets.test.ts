@@ -152,14 +152,12 @@ describe('bridge: WebSocket routes', function () {
       if (!tiny) this.skip();
       if (!tiny!.downloaded) assert.equal((await fetch(`${fx.base}/model/${tiny!.id}/download`, { method: 'POST' })).status, 200);
       const closedConnections: string[] = [];
-      const answers = fx.core.answers as unknown as { closeConnection?: (c: string) => void };
-      const original = answers.closeConnection;
-      if (typeof original === 'function') {
-        answers.closeConnection = (c: string) => {
-          closedConnections.push(c);
-          original.call(fx.core.answers, c);
-        };
-      }
+      const streams = fx.core.streams;
+      const original = streams.closeConnection;
+      streams.closeConnection = (c: string) => {
+        closedConnections.push(c);
+        original.call(streams, c);
+      };
       try {
         const ws = fx.ws('/qgpt/stream');
         await opened(ws);
@@ -172,16 +170,14 @@ describe('bridge: WebSocket routes', function () {
         const last = all[all.length - 1];
         assert.equal(last.request, 'long');
         assert.equal(last.status, 'STOPPED', `ended ${last.status} ${last.errorMessage ?? ''}`);
-        if (typeof original === 'function') {
-          const gone = new Promise<void>((res) => ws.once('close', () => res()));
-          ws.close();
-          await gone;
-          for (let i = 0; i < 50 && closedConnections.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-          assert.equal(closedConnections.length, 1, 'the core was told the connection is gone');
-          assert.match(closedConnections[0], /^ws-stream-/);
-        }
+        const gone = new Promise<void>((res) => ws.once('close', () => res()));
+        ws.close();
+        await gone;
+        for (let i = 0; i < 50 && closedConnections.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+        assert.equal(closedConnections.length, 1, 'the core was told the connection is gone');
+        assert.match(closedConnections[0], /^ws-stream-/);
       } finally {
-        if (original) answers.closeConnection = original;
+        streams.closeConnection = original;
       }
     });
 

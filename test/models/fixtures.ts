@@ -8,6 +8,7 @@ import { SHARED_MODELS } from '../helpers/worker';
 import { Service } from '../../server/src/core/service';
 import type { CoreOptions } from '../../server/src/core/options';
 import { ModelManager } from '../../server/src/models/manager';
+import { registerModels } from '../../server/src/ops/models';
 import { MODEL_TYPES, MODEL_USAGES, type Model, type Models, type SeededModel } from '../../server/src/protocol/wire';
 
 export const STORIES_DIR = path.join(SHARED_MODELS, 'stories260K');
@@ -65,7 +66,8 @@ export function assertWireModels(models: Models): void {
  */
 export async function openModels(options: Omit<CoreOptions, 'folders'> & { folders?: string[] }): Promise<ModelsCore> {
   const service = new Service(options.log);
-  const models = await ModelManager.create({ folders: [], autoIndex: false, ...options }, service);
+  const models = await ModelManager.create({ folders: [], autoIndex: false, ...options }, service.broadcast.bind(service));
+  registerModels(service, { models });
   return { service, models, dispose: () => models.dispose() };
 }
 

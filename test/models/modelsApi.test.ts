@@ -117,9 +117,13 @@ describe('Models API over JSON-RPC', function () {
     const m = await w.request(ModelsCreate, example);
     assert.equal(m.custom, true);
     assert.equal(m.name, example.name);
-    // A label without weights or endpoint cannot be loaded, and says why.
+    // A label without weights or endpoint cannot be loaded or downloaded (a conflict, not an outage), and says why.
     const e = await rpcError(w.request(ModelLoad, { model: m.id }));
-    assert.equal(e.data?.kind, 'unavailable');
+    assert.equal(e.data?.kind, 'conflict');
+    assert.match(e.message, /created without a source, so there is nothing to load/);
+    assert.equal((await rpcError(w.request(ModelDownload, { model: m.id }))).data?.kind, 'conflict');
+    // …and it has no cache: deleting it succeeds and deletes nothing.
+    assert.deepEqual(await w.request(ModelsDeleteCache, { model: m.id, input: {} }), { model: { id: m.id } });
     const o = await w.request(ModelsCreate, {
       ...seeded({ name: 'hosted', cloud: true }),
       askcode: { source: { kind: 'openai', model: 'gpt-x', baseUrl: 'https://api.example.test/v1', apiKeySecret: 'askcode.key.example' } },

@@ -61,7 +61,7 @@ describe('qgpt/stream per connection (core)', function () {
     assert.equal(got.b.at(-1)?.status, 'COMPLETED');
 
     await core.service.request(QgptStream, { request: 'rc', question: { ...question, model } }, ctx('b'));
-    core.answers.closeConnection('b');
+    core.streams.closeConnection('b');
     const n = got.b.length;
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(got.b.length, n, 'nothing is sent to a closed connection');

@@ -1,6 +1,6 @@
 /**
  * The HTTP/WebSocket bridge: the core behind the REST/WS surface of Pieces OS (SPEC.md), on
- * loopback, plus the chat page at `/` and JSON-RPC at `/askcode/rpc`. A face only: it decodes,
+ * loopback, plus the chat page at `/`, JSON-RPC at `/askcode/rpc` and MCP at `/mcp`. A face only: it decodes,
  * calls `service.call`, encodes.
  */
 import * as http from 'node:http';
@@ -13,11 +13,14 @@ import type { Logger } from '../core/logger';
 import { AskcodeError, invalid, toAskcodeError } from '../core/errors';
 import { HTTP_STATUS } from '../protocol/errors';
 import { ModelGet } from '../protocol/models';
+import { VERSION } from '../protocol/seeds';
 import { matchRest, matchSocket, type RouteMatch, type SocketRoute } from './routes';
 import { Authority, DEFAULT_LIMITS, isLoopbackAddress, parseJson, type BridgeLimits } from './security';
 import { guardParams } from './guard';
 import { StaticFiles, defaultWebRoot } from './staticFiles';
 import { serveDownloadProgress, serveIdentifiers, serveQgptStream, serveRpc, type SocketDeps } from './sockets';
+import { McpHttp, MCP_PATHS, SCHEMA_VERSIONS_PATH, schemaVersions } from '../mcp/http';
+import { createMcpServer } from '../mcp/tools';
 
 export interface BridgeOptions {
   /** 0 picks a free port. */
@@ -56,10 +59,11 @@ export async function startBridge(core: Core, opts: BridgeOptions): Promise<Brid
     log.warn(`the bridge listens on ${host}: anyone who can reach this address can read the served folders and use the models`);
   }
   const limits: BridgeLimits = { ...DEFAULT_LIMITS, ...opts.limits };
-  const version = opts.version ?? process.env.ASKCODE_VERSION ?? '0.1.0';
+  const version = opts.version ?? VERSION;
   const files = new StaticFiles(opts.webRoot ?? defaultWebRoot());
   const deps: SocketDeps = { core, limits, log };
   let authority = new Authority(opts.port);
+  const mcp = new McpHttp({ factory: () => createMcpServer(core, { version }), log, bodyBytes: limits.bodyBytes, jsonDepth: limits.jsonDepth });
 
   const server = http.createServer({ maxHeaderSize: 16 * 1024 });
   server.keepAliveTimeout = 5_000;
@@ -74,6 +78,10 @@ export async function startBridge(core: Core, opts: BridgeOptions): Promise<Brid
   });
 
   async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    // An answer given before the body was read (404, 405, 413…) must not read the rest, nor reset it away.
+    res.once('finish', () => {
+      if (!req.complete) lingerThenClose(req);
+    });
     const requestId = randomUUID();
     const target = req.url ?? '/';
     const verb = req.method ?? 'GET';
@@ -90,24 +98,17 @@ export async function startBridge(core: Core, opts: BridgeOptions): Promise<Brid
     const page = verb === 'GET' && (pathname === '/' || pathname === '/index.html');
     const refusal = authority.check(req.headers, page && req.headers['sec-fetch-mode'] === 'navigate');
     if (refusal) return fail(refusal.status, refusal.message);
-    const origin = req.headers.origin;
-    // No permissive CORS: a VS Code webview is the only other origin allowed, and only it is told so.
-    if (origin && origin.startsWith('vscode-webview://')) {
-      res.setHeader('Access-Control-Allow-Origin', origin);
-      res.setHeader('Vary', 'Origin');
-    }
+    // No CORS allowance at all: the only origin let in is our own page, which needs none.
     if (verb === 'OPTIONS') {
-      res.writeHead(204, origin ? {
-        'Access-Control-Allow-Methods': 'GET, POST',
-        'Access-Control-Allow-Headers': 'Content-Type, X-Application-ID',
-        'Access-Control-Max-Age': '600',
-      } : {}).end();
+      res.writeHead(204, { Allow: 'GET, POST, OPTIONS' }).end();
       return;
     }
 
     if (safeMatchSocket(pathname)) {
       return fail(426, `${pathname} is a WebSocket route: open it with a WebSocket upgrade`, undefined, { Upgrade: 'websocket', Connection: 'Upgrade' });
     }
+    if (MCP_PATHS.includes(pathname)) return mcp.handle(req, res, target);
+    if (pathname === SCHEMA_VERSIONS_PATH && (verb === 'GET' || verb === 'HEAD')) return sendJson(res, schemaVersions(req.headers.host ?? `127.0.0.1:${authority.port}`));
     if (pathname === '/.well-known/health' && (verb === 'GET' || verb === 'HEAD')) return sendText(res, 'ok');
     if (pathname === '/.well-known/version' && (verb === 'GET' || verb === 'HEAD')) return sendText(res, version);
 
@@ -155,7 +156,6 @@ export async function startBridge(core: Core, opts: BridgeOptions): Promise<Brid
       guardParams(route.method, params, core.index.folders());
     } catch (e) {
       const err = toAskcodeError(e);
-      if (err.kind === 'too_large') res.setHeader('Connection', 'close');
       return fail(err, err.kind === 'internal' ? 400 : undefined);
     }
     if (!core.service.has(route.method)) {
@@ -163,7 +163,7 @@ export async function startBridge(core: Core, opts: BridgeOptions): Promise<Brid
     }
     let result: unknown;
     try {
-      result = await core.service.call(route.method, params, { signal: ac.signal, connection: `http-${ids.requestId}` });
+      result = await core.service.call(route.method, params, { signal: ac.signal, connection: `http-${ids.requestId}`, origin: 'bridge' });
     } catch (e) {
       return fail(toAskcodeError(e));
     }
@@ -216,7 +216,7 @@ export async function startBridge(core: Core, opts: BridgeOptions): Promise<Brid
   async function checkSocketRoute(r: SocketRoute): Promise<{ status: number; message: string } | null> {
     if (r.kind !== 'download-progress' || !core.service.has(ModelGet.method)) return null;
     try {
-      await core.service.request(ModelGet, { model: r.model });
+      await core.service.request(ModelGet, { model: r.model }, { origin: 'bridge' });
       return null;
     } catch (e) {
       const err = toAskcodeError(e);
@@ -266,6 +266,7 @@ export async function startBridge(core: Core, opts: BridgeOptions): Promise<Brid
     port,
     close() {
       closing ??= new Promise<void>((resolve) => {
+        void mcp.close();
         for (const ws of wss.clients) ws.close(1001, 'bridge shutting down');
         server.close(() => resolve());
         server.closeIdleConnections();
@@ -280,6 +281,32 @@ export async function startBridge(core: Core, opts: BridgeOptions): Promise<Brid
       return closing;
     },
   };
+}
+
+/** What is read and discarded after an early answer before the connection is closed. */
+const LINGER_BYTES = 32 * 1024 * 1024;
+const LINGER_MS = 2000;
+
+/**
+ * A lingering close: the client may still be sending a body we answered without reading. Closing
+ * at once makes its TCP stack answer our close with a reset, which can swallow our answer before it
+ * is read (3 of 8 oversized uploads got a reset instead of the 413); reading on without a bound
+ * takes a whole 1 GB upload to a route that does not exist. So: read and discard for a moment
+ * (at most LINGER_BYTES or LINGER_MS), then close.
+ */
+function lingerThenClose(req: http.IncomingMessage): void {
+  const socket = req.socket;
+  const start = socket.bytesRead;
+  const t0 = Date.now();
+  req.resume();
+  const timer = setInterval(() => {
+    if (req.complete || socket.destroyed) return clearInterval(timer);
+    if (socket.bytesRead - start > LINGER_BYTES || Date.now() - t0 > LINGER_MS) {
+      clearInterval(timer);
+      socket.destroy();
+    }
+  }, 20);
+  timer.unref();
 }
 
 function interfaceAddresses(): string[] {
@@ -310,6 +337,12 @@ function sendError(res: http.ServerResponse, status: number, body: ErrorBody, he
   res.end(json);
 }
 
+function sendJson(res: http.ServerResponse, value: unknown): void {
+  const json = JSON.stringify(value);
+  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
+  res.end(json);
+}
+
 function sendText(res: http.ServerResponse, text: string): void {
   res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
@@ -321,7 +354,6 @@ const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
 async function readBody(req: http.IncomingMessage, limits: BridgeLimits, route: RouteMatch): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limits.bodyBytes) {
-    req.resume();
     throw new AskcodeError('too_large', `request body of ${declared} bytes is over the ${limits.bodyBytes}-byte limit`, 'body');
   }
   const chunks: Buffer[] = [];
@@ -330,7 +362,6 @@ async function readBody(req: http.IncomingMessage, limits: BridgeLimits, route: 
   for await (const chunk of req.iterator({ destroyOnReturn: false })) {
     size += (chunk as Buffer).length;
     if (size > limits.bodyBytes) {
-      req.resume();
       throw new AskcodeError('too_large', `request body is over the ${limits.bodyBytes}-byte limit`, 'body');
     }
     chunks.push(chunk as Buffer);

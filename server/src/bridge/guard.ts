@@ -2,7 +2,7 @@
 import { forbidden } from '../core/errors';
 import { QgptRelevance } from '../protocol/qgpt';
 import { QgptStream } from '../protocol/stream';
-import { AssetsSave, WorkspaceSetFolders } from '../protocol/workspace';
+import { AssetsSave, SettingsChanged, WorkspaceSetFolders } from '../protocol/workspace';
 import { checkPathInside, checkPathsInside } from './security';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -19,6 +19,8 @@ export function guardParams(method: string, params: unknown, folders: string[]):
   if (method === AssetsSave.method && isObject(params) && params.path !== undefined) {
     checkPathInside(params.path, folders, 'path');
   }
+  // The settings hold what the user allows (askcode.bridge.allowedSecrets among them): never a client's to change.
+  if (method === SettingsChanged.method) throw forbidden('settings are the user\'s: a bridge client cannot change them');
   if (method === WorkspaceSetFolders.method) {
     throw forbidden('the folders a bridge serves are the ones it was started with; restart it to change them');
   }

@@ -5,8 +5,9 @@
 import { invalid } from '../core/errors';
 import {
   ModelsSnapshot, ModelsCreate, ModelsDelete, ModelsDeleteCache, ModelsUnload, ModelGet, ModelLoad,
-  ModelUnload, ModelDownload, ModelDownloadCancel,
+  ModelUnload, ModelDownload, ModelDownloadCancel, ModelUpdate, ModelScoresIncrement,
 } from '../protocol/models';
+import { ConnectorConnect } from '../protocol/connector';
 import { QgptRelevance, QgptQuestion, QgptHints, QgptReprompt, QgptPersonsRelated } from '../protocol/qgpt';
 
 /** `json`: 200 with the result; `void`: 204 (the SDK ignores the body of these). */
@@ -64,6 +65,17 @@ const ROUTES: Route[] = [
   })),
   route('POST', '/model/:model/download/cancel', (c) => ({
     method: ModelDownloadCancel.method, encoding: 'json', body: 'none', params: () => modelRef(c),
+  })),
+  route('POST', '/model/update', () => ({
+    method: ModelUpdate.method, encoding: 'json', body: 'required', bodyType: 'Model', params: (b) => b,
+  })),
+  route('POST', '/model/:model/scores/increment', (c) => ({
+    method: ModelScoresIncrement.method, encoding: 'void', body: 'optional', bodyType: 'SeededScoreIncrement',
+    params: (b) => ({ model: c.model, input: b }),
+  })),
+  // ConnectorApi.connect: the first call of Pieces' TypeScript copilot example.
+  route('POST', '/connect', () => ({
+    method: ConnectorConnect.method, encoding: 'json', body: 'required', bodyType: 'SeededConnectorConnection', params: (b) => b,
   })),
   route('POST', '/qgpt/relevance', () => ({
     method: QgptRelevance.method, encoding: 'json', body: 'required', bodyType: 'QGPTRelevanceInput', params: (b) => b,

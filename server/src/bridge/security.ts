@@ -60,11 +60,13 @@ export class Authority {
 
   /**
    * Browsers send Origin on every WebSocket upgrade and every cross-origin request; non-browser
-   * clients (the SDK in Node, curl) send none. Only our own page and VS Code webviews may talk to us.
+   * clients (the SDK in Node, curl) send none. Only our own page may talk to us: a
+   * `vscode-webview://` origin can be any extension's webview (askcode's own panel talks to the
+   * worker by messages, never through the bridge).
    */
   originAllowed(origin: string | undefined): boolean {
     if (origin === undefined) return true;
-    return this.origins.has(origin.toLowerCase()) || isVsCodeWebviewOrigin(origin);
+    return this.origins.has(origin.toLowerCase());
   }
 
   /** The request's verdict: null when allowed, else the status and why. */
@@ -83,10 +85,6 @@ export class Authority {
     }
     return null;
   }
-}
-
-export function isVsCodeWebviewOrigin(origin: string): boolean {
-  return /^vscode-webview:\/\/[a-z0-9-]+$/i.test(origin);
 }
 
 function bracketIPv6(h: string): string {

@@ -35,12 +35,10 @@ export function sendJson(ws: WebSocket, value: unknown, limits: BridgeLimits): v
   ws.send(JSON.stringify(value));
 }
 
-/** The answers engineer's per-connection clean-up, once it exists. */
+/** A closed socket's streamed requests end without frames. */
 function closeConnection(core: Core, connection: string, log: Logger): void {
-  const answers = core.answers as unknown as { closeConnection?: (c: string) => unknown };
-  if (typeof answers.closeConnection !== 'function') return;
   try {
-    void Promise.resolve(answers.closeConnection(connection)).catch((e) => log.warn(`closeConnection: ${String(e)}`));
+    core.streams.closeConnection(connection);
   } catch (e) {
     log.warn(`closeConnection: ${String(e)}`);
   }
@@ -105,7 +103,7 @@ export function serveQgptStream(ws: WebSocket, { core, limits, log }: SocketDeps
       return fail(input, HTTP_STATUS[err.kind], err.message);
     }
     calling++;
-    const ctx: Partial<CallContext> = { signal: closed.signal, connection, emit };
+    const ctx: Partial<CallContext> = { signal: closed.signal, connection, emit, origin: 'bridge' };
     core.service.call(QgptStream.method, input, ctx).then(
       (accepted) => {
         const id = (accepted as StreamAccepted | undefined)?.request;
@@ -214,7 +212,7 @@ export function serveRpc(ws: WebSocket, { core, limits, log }: SocketDeps): void
       if (!core.service.has(req.method)) return undefined;
       try {
         guardParams(req.method, req.params, core.index.folders());
-        await core.service.call(req.method, req.params, { signal: closed.signal, emit, connection });
+        await core.service.call(req.method, req.params, { signal: closed.signal, emit, connection, origin: 'bridge' });
       } catch (e) {
         log.warn(`${req.method} (notification on ${connection}): ${toAskcodeError(e).message}`);
       }
@@ -232,7 +230,7 @@ export function serveRpc(ws: WebSocket, { core, limits, log }: SocketDeps): void
     closed.signal.addEventListener('abort', onClose);
     try {
       guardParams(req.method, req.params, core.index.folders());
-      const result = await core.service.call(req.method, req.params, { signal: ac.signal, emit, connection });
+      const result = await core.service.call(req.method, req.params, { signal: ac.signal, emit, connection, origin: 'bridge' });
       return { jsonrpc: '2.0', id, result: result === undefined ? null : result };
     } catch (e) {
       return errorResponse(id, req.method, toAskcodeError(e));

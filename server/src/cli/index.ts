@@ -1,9 +1,11 @@
 import { registerCommand } from './registry';
 import { parse, openCore } from './common';
 import { IndexProgressNotification, type IndexProgress } from '../protocol/workspace';
+import { describeSkips } from '../index/skips';
 
 const line = (p: IndexProgress) =>
-  `${p.state}: ${p.files}/${p.filesTotal} files, ${p.chunks} chunks, ${p.embedded} embedded${p.eta !== undefined ? `, ~${p.eta} s left` : ''}${p.bm25Only ? ' (BM25 only: no embedding model)' : ''}`;
+  `${p.state}: ${p.files}/${p.filesTotal} files, ${p.chunks} chunks, ${p.embedded} embedded${p.eta !== undefined ? `, ~${p.eta} s left` : ''}${p.bm25Only ? ' (BM25 only: no embedding model)' : ''}` +
+  (p.skipped ? `; ${describeSkips(p.skipped)}` : '');
 
 registerCommand({
   name: 'index',

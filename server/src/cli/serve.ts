@@ -7,26 +7,32 @@ import { startBridge } from '../bridge/bridge';
 registerCommand({
   name: 'serve',
   summary: 'index folders and serve the REST/WebSocket bridge and the chat page on loopback',
-  usage: `Usage: askcode serve [folder…] [--port 39300] [--data-dir DIR] [--host HOST --allow-remote]
+  usage: `Usage: askcode serve [folder…] [--port 39301] [--data-dir DIR] [--allow-secret NAME]… [--host HOST --allow-remote]
 
 Indexes the folders, listens on 127.0.0.1 and prints the URL of the chat page. The REST and
-WebSocket routes are wire-compatible with Pieces OS (the @pieces.app/pieces-os-client SDK works).
+WebSocket routes are wire-compatible with Pieces OS (the @pieces.app/pieces-os-client SDK works);
+MCP clients connect over Streamable HTTP at /mcp (also PiecesOS's /model_context_protocol/2025-03-26/mcp).
 Stops cleanly on Ctrl-C (SIGINT) or SIGTERM.
 
 Options:
-  --port N         port to listen on (default 39300; 0 picks a free one)
+  --port N         port to listen on (default 39301: in the 39300–39333 range Pieces clients scan,
+                   next to PiecesOS's own 39300; 0 picks a free one)
   --data-dir DIR   askcode's data folder (default: ASKCODE_DATA_DIR or ~/.askcode)
   --host HOST      address to listen on (default 127.0.0.1)
+  --allow-secret NAME
+                   let models created by bridge clients send the environment variable NAME as
+                   their API key (repeatable). Without it a client can name no secret (403).
   --allow-remote   allow a --host that is not loopback. The bridge has no credentials: anyone who
                    can reach that address can read the served folders.`,
   async run(args) {
     const { values, positionals } = parse(
       args,
       {
-        port: { type: 'string', default: '39300' },
+        port: { type: 'string', default: '39301' },
         'data-dir': { type: 'string' },
         host: { type: 'string', default: '127.0.0.1' },
         'allow-remote': { type: 'boolean', default: false },
+        'allow-secret': { type: 'string', multiple: true, default: [] },
       },
       true,
     );
@@ -34,6 +40,8 @@ Options:
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw invalid(`--port must be a port number, not '${values.port}'`, 'port');
     const logLevel = (process.env.ASKCODE_LOG_LEVEL as LogLevel) || 'info';
     const core = await openCore({ dataDir: values['data-dir'], folders: positionals, autoIndex: true, logLevel });
+    const allowedSecrets = values['allow-secret'].filter((s) => s.trim());
+    core.options.settings = { ...core.options.settings, bridge: { enabled: true, port, allowedSecrets } };
     let bridge;
     try {
       bridge = await startBridge(core, {

@@ -1,29 +1,60 @@
+import * as path from 'node:path';
 import { Service } from './service';
 import type { CoreOptions } from './options';
 import { ModelManager } from '../models/manager';
 import { WorkspaceIndex } from '../index/workspaceIndex';
 import { Answers } from '../qgpt/answers';
-import { SettingsChanged, type WorkerSettings } from '../protocol/workspace';
-import { invalid } from './errors';
+import { registerCode } from '../ops/code';
+import { Conversations } from '../qgpt/conversations';
+import { StreamManager } from '../qgpt/stream';
+import { IndexProgressNotification } from '../protocol/workspace';
+import { registerModels } from '../ops/models';
+import { registerWorkspace } from '../ops/workspace';
+import { registerAssets } from '../ops/assets';
+import { registerQgpt } from '../ops/qgpt';
+import { registerStream } from '../ops/stream';
+import { registerConversations } from '../ops/conversations';
+import { registerSymbols } from '../ops/symbols';
+import { registerConnector } from '../ops/connector';
+import { registerModelUpdate } from '../ops/modelUpdate';
 
-/** The core: the service with every area's handlers registered, and the areas themselves. */
+/** The core: the service with every operation registered, and the areas behind them. */
 export interface Core {
   readonly options: CoreOptions;
   readonly service: Service;
   readonly models: ModelManager;
   readonly index: WorkspaceIndex;
   readonly answers: Answers;
+  readonly conversations: Conversations;
+  readonly streams: StreamManager;
   /** Flushes and closes everything; safe to call twice. */
   dispose(): Promise<void>;
 }
 
+/**
+ * The one composition root: builds the areas (plain libraries) with their dependencies, then
+ * hands each operations file what it needs. Every face (worker, bridge, CLI) calls `service`.
+ */
 export async function createCore(options: CoreOptions): Promise<Core> {
   const service = new Service(options.log);
-  const models = await ModelManager.create(options, service);
-  const index = await WorkspaceIndex.create(options, service, models);
-  const answers = await Answers.create(options, service, models, index);
-  index.setAnswerer(answers);
-  service.register(SettingsChanged, (settings) => applySettings(options, index, settings));
+  const notify = service.broadcast.bind(service);
+  const models = await ModelManager.create(options, notify);
+  const index = await WorkspaceIndex.create(options, models, (p) => notify(IndexProgressNotification, p));
+  const answers = new Answers(options, models, index);
+  const conversations = new Conversations(path.join(options.dataDir, 'conversations'), options.log);
+  const streams = new StreamManager(options.log);
+
+  registerModels(service, { models });
+  registerWorkspace(service, { options, index });
+  registerAssets(service, { index });
+  registerQgpt(service, { index, answers });
+  registerStream(service, { index, answers, conversations, streams });
+  registerConversations(service, { conversations });
+  registerCode(service, { folders: () => index.folders() });
+  registerSymbols(service, { index });
+  registerModelUpdate(service, { models });
+  registerConnector(service, { dataDir: options.dataDir, version: process.env.ASKCODE_VERSION ?? '0.1.0' });
+
   let disposed: Promise<void> | undefined;
   return {
     options,
@@ -31,8 +62,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     models,
     index,
     answers,
+    conversations,
+    streams,
     dispose() {
       disposed ??= (async () => {
+        streams.dispose();
         await answers.dispose();
         await index.dispose();
         await models.dispose();
@@ -40,33 +74,4 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       return disposed;
     },
   };
-}
-
-/**
- * New settings take effect without a restart: every area reads `options.settings` when it needs
- * it, and a changed exclude list or size limit re-walks the folders (files now excluded leave the
- * index, files now included enter it).
- */
-async function applySettings(options: CoreOptions, index: WorkspaceIndex, next: WorkerSettings | null): Promise<null> {
-  if (next !== null && (typeof next !== 'object' || Array.isArray(next))) throw invalid('settings must be an object', 'settings');
-  const s = next ?? {};
-  if (s.exclude !== undefined && (!Array.isArray(s.exclude) || s.exclude.some((g) => typeof g !== 'string'))) {
-    throw invalid('exclude must be a list of glob strings', 'exclude');
-  }
-  if (s.maxFileSize !== undefined && !(typeof s.maxFileSize === 'number' && s.maxFileSize > 0)) {
-    throw invalid('maxFileSize must be a positive number of bytes', 'maxFileSize');
-  }
-  for (const k of ['defaultModel', 'embeddingModel'] as const) {
-    if (s[k] !== undefined && typeof s[k] !== 'string') throw invalid(`${k} must be a string`, k);
-  }
-  const before = options.settings ?? {};
-  const after: WorkerSettings = { ...s };
-  options.settings = after;
-  const walkChanged =
-    JSON.stringify(before.exclude ?? []) !== JSON.stringify(after.exclude ?? []) || before.maxFileSize !== after.maxFileSize;
-  if (walkChanged && index.folders().length) {
-    options.log.info('exclude / maxFileSize changed: re-walking the workspace');
-    void index.indexAll().catch((e) => options.log.warn(`re-index after a settings change failed: ${String(e)}`));
-  }
-  return null;
 }

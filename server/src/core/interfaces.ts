@@ -2,9 +2,7 @@
  * The contracts between the core's areas (models/, index/, qgpt/), so each can be built and
  * tested on its own. Implementations live in their folders; `createCore` wires them together.
  */
-import type {
-  QGPTRelevanceInput, RelevantQGPTSeed, QGPTQuestionInput, QGPTQuestionOutput, SnippetInfo,
-} from '../protocol/wire';
+import type { SnippetInfo } from '../protocol/wire';
 
 // ---- provided by models/ ---------------------------------------------------------------
 
@@ -64,19 +62,12 @@ export interface Snippet {
   info?: SnippetInfo;
 }
 
+/** What qgpt/ needs of the index (search itself goes through `WorkspaceIndex.search`, called by ops/). */
 export interface Retriever {
-  /** Relevance over exactly one query space; the seeds carry ids that `getSnippet` resolves. */
-  relevance(input: QGPTRelevanceInput, signal?: AbortSignal): Promise<RelevantQGPTSeed[]>;
-  /** A snippet returned by an earlier relevance call (or a saved asset), by id. */
-  getSnippet(id: string): Promise<Snippet | null>;
+  /** A snippet returned by an earlier search (or a saved asset), by id. */
+  snippet(id: string): Promise<Snippet | null>;
   /** Where a fragment lives in the workspace (for persons-related from a seed). */
   locate(fragment: string, signal?: AbortSignal): Promise<{ path: string; startLine: number; endLine: number }[]>;
   /** The workspace folders being indexed. */
   folders(): string[];
-}
-
-// ---- provided by qgpt/ -----------------------------------------------------------------
-
-export interface QuestionAnswerer {
-  question(input: QGPTQuestionInput, signal?: AbortSignal): Promise<QGPTQuestionOutput>;
 }

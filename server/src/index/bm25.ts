@@ -111,6 +111,14 @@ export class Bm25 {
     return Math.log(1 + (this.liveDocs - df + 0.5) / (df + 0.5));
   }
 
+  /** Live documents containing a term. */
+  *docsWith(term: string): IterableIterator<number> {
+    const id = this.termIds.get(term);
+    if (id === undefined) return;
+    const docs = this.postDocs[id]!;
+    for (let i = 0; i < this.postLen[id]!; i++) if (this.alive[docs[i]!]) yield docs[i]!;
+  }
+
   /** Does this document contain the term? (for the "matched terms" of a hit) */
   has(doc: number, term: string): boolean {
     const id = this.termIds.get(term);

@@ -242,22 +242,40 @@ function markdownSections(lines: string[]): Chunk[] {
   return chunks;
 }
 
-/** Chunks of one file's text, by syntax where a grammar exists. */
-export async function chunkText(text: string, lang: LanguageInfo): Promise<Chunk[]> {
+/** The syntax tree of a file's root, for whoever reads definitions from the same parse. */
+export type TreeVisitor = (root: TSNode, lines: string[]) => void;
+
+/** Chunks of one file's text, by syntax where a grammar exists; `visit` sees the parse tree (if any). */
+export async function chunkText(text: string, lang: LanguageInfo, visit?: TreeVisitor): Promise<Chunk[]> {
   const lines = text.split(/\r?\n/);
   if (lang.markdown) return markdownSections(lines);
   if (!lang.grammar || text.length > MAX_PARSE_BYTES) return lineWindows(lines);
-  const g = await grammar(lang.grammar);
-  if (!g) return lineWindows(lines);
+  const chunks = await withTree(text, lang, (root) => {
+    visit?.(root, lines);
+    const pieces: Piece[] = [];
+    splitNode(root, [], pieces, lines);
+    return mergePieces(pieces, lines);
+  });
+  return chunks ?? lineWindows(lines);
+}
+
+/** Parses without chunking (the symbol index rebuilt from stored chunks at start). */
+export async function parseText(text: string, lang: LanguageInfo, visit: TreeVisitor): Promise<boolean> {
+  if (!lang.grammar || text.length > MAX_PARSE_BYTES) return false;
+  const lines = text.split(/\r?\n/);
+  return (await withTree(text, lang, (root) => (visit(root, lines), true))) ?? false;
+}
+
+async function withTree<T>(text: string, lang: LanguageInfo, fn: (root: TSNode) => T): Promise<T | undefined> {
+  const g = await grammar(lang.grammar!);
+  if (!g) return undefined;
   const ts = await loadTs();
   parser ??= new ts.Parser();
   parser.setLanguage(g);
   const tree = parser.parse(text);
-  if (!tree) return lineWindows(lines);
+  if (!tree) return undefined;
   try {
-    const pieces: Piece[] = [];
-    splitNode(tree.rootNode, [], pieces, lines);
-    return mergePieces(pieces, lines);
+    return fn(tree.rootNode);
   } finally {
     tree.delete();
   }

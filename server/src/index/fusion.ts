@@ -55,8 +55,9 @@ export function fuse(input: FusionInput, p: FusionParams): Fused {
     maxSim = Math.max(maxSim, sim[fd]!);
     minSim = Math.min(minSim, sim[fd]!);
   }
-  const span = maxSim - minSim || 1;
-  const scaled = (fd: number) => (denseRank[fd] ? (sim[fd]! - minSim) / span : 0);
+  const span = maxSim - minSim;
+  // One dense file (or all alike) is the dense signal's best: it scores as the best.
+  const scaled = (fd: number) => (denseRank[fd] ? (span > 0 ? (sim[fd]! - minSim) / span : 1) : 0);
 
   if (p.fusion === 'rerank') {
     const k = Math.min(p.rerankK, lexFiles.length);

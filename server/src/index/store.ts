@@ -158,14 +158,6 @@ export class IndexStore {
     }
   }
 
-  async dropTable(name: string): Promise<void> {
-    try {
-      await this.db.dropTable(name);
-    } catch {
-      /* not there */
-    }
-  }
-
   close(): void {
     try {
       this.db.close();

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { isWithin, realFolder, type SkipReason } from '../core/safePath';
 
 export interface WalkedFile {
   abs: string;
@@ -15,6 +16,10 @@ export interface WalkOptions {
   exclude?: string[];
   maxFileSize: number;
   signal?: AbortSignal;
+  /** Other opened folders that links may lead into (the walked folder itself always counts). */
+  allowed?: string[];
+  /** Told of every file not indexed for a reason worth reporting (not ignores or lock files). */
+  onSkip?(rel: string, reason: SkipReason, detail?: string): void;
 }
 
 export const DEFAULT_MAX_FILE_SIZE = 1024 * 1024;
@@ -59,63 +64,109 @@ function ignoredBy(levels: Level[], abs: string, isDir: boolean): boolean {
   return false;
 }
 
-/** Files worth indexing under `root`, honouring .gitignore/.ignore at every level and the exclude setting. */
+/**
+ * Files worth indexing under `root`, honouring .gitignore/.ignore at every level and the exclude
+ * setting. Symlinks are followed only where their real target lies inside `root` or another of
+ * `opts.allowed`; a target already reached by its own name (or under another opened folder, which
+ * is indexed on its own) is not indexed a second time. FIFOs, sockets and devices are never opened.
+ */
 export async function walk(root: string, opts: WalkOptions): Promise<WalkedFile[]> {
   const out: WalkedFile[] = [];
-  const seen = new Set<string>();
+  const seenDirs = new Set<string>();
+  const realFiles = new Set<string>();
   const base: Level[] = [];
   if (opts.exclude?.length) base.push({ dir: root, ig: ignore().add(opts.exclude) });
+  const realRoot = await realFolder(root);
+  const others = (await Promise.all((opts.allowed ?? []).map(realFolder))).filter((r) => r !== realRoot && !isWithin(r, realRoot));
+  const relOf = (abs: string) => path.relative(root, abs).split(path.sep).join('/');
+  const skip = (abs: string, reason: SkipReason, detail?: string) => opts.onSkip?.(relOf(abs), reason, detail);
+  const links: { abs: string; name: string; levels: Level[] }[] = [];
+
+  const addFile = async (abs: string, name: string, real: string, levels: Level[]): Promise<void> => {
+    const rel = relOf(abs);
+    if (GENERATED.test(rel) || ignoredBy(levels, abs, false)) return;
+    if (BINARY_EXT.has(path.extname(name).slice(1).toLowerCase())) return skip(abs, 'binary');
+    let st;
+    try {
+      st = await fs.stat(real);
+    } catch {
+      return skip(abs, 'unreadable');
+    }
+    if (!st.isFile()) return skip(abs, 'special');
+    if (st.size === 0) return;
+    if (st.size > opts.maxFileSize) return skip(abs, 'too_large');
+    realFiles.add(real);
+    out.push({ abs, rel, size: st.size, mtimeMs: Math.floor(st.mtimeMs) });
+  };
+
   const visit = async (dir: string, levels: Level[]): Promise<void> => {
     if (opts.signal?.aborted) return;
     let real: string;
     try {
       real = await fs.realpath(dir);
     } catch {
-      return;
+      return skip(dir, 'unreadable');
     }
-    if (seen.has(real)) return; // a symlink loop, or the same folder twice
-    seen.add(real);
+    if (seenDirs.has(real)) return; // a symlink loop, or the same folder twice
+    seenDirs.add(real);
     const own = await readIgnore(dir);
     const here = own ? [...levels, { dir, ig: own }] : levels;
     let entries: import('node:fs').Dirent[];
     try {
       entries = await fs.readdir(dir, { withFileTypes: true });
     } catch {
-      return;
+      return skip(dir, 'unreadable');
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : 1));
     for (const e of entries) {
       const abs = path.join(dir, e.name);
-      let isDir = e.isDirectory();
-      let isFile = e.isFile();
-      if (e.isSymbolicLink()) {
+      if (!(e.isSymbolicLink() || e.isDirectory() || e.isFile() || e.isFIFO() || e.isSocket() || e.isBlockDevice() || e.isCharacterDevice())) {
+        // Some file systems report no type in readdir: ask lstat (never following a link).
         try {
-          const st = await fs.stat(abs);
-          isDir = st.isDirectory();
-          isFile = st.isFile();
-        } catch {
-          continue; // dangling
-        }
-      }
-      if (isDir) {
-        if (ALWAYS_SKIP.includes(e.name) || ignoredBy(here, abs, true)) continue;
-        await visit(abs, here);
-      } else if (isFile) {
-        const rel = path.relative(root, abs).split(path.sep).join('/');
-        if (GENERATED.test(rel) || BINARY_EXT.has(path.extname(e.name).slice(1).toLowerCase())) continue;
-        if (ignoredBy(here, abs, false)) continue;
-        let st;
-        try {
-          st = await fs.stat(abs);
+          const ls = await fs.lstat(abs);
+          Object.assign(e, { isSymbolicLink: () => ls.isSymbolicLink(), isDirectory: () => ls.isDirectory(), isFile: () => ls.isFile() });
         } catch {
           continue;
         }
-        if (st.size > opts.maxFileSize || st.size === 0) continue;
-        out.push({ abs, rel, size: st.size, mtimeMs: Math.floor(st.mtimeMs) });
       }
+      if (e.isSymbolicLink()) links.push({ abs, name: e.name, levels: here });
+      else if (e.isDirectory()) {
+        if (ALWAYS_SKIP.includes(e.name) || ignoredBy(here, abs, true)) continue;
+        await visit(abs, here);
+      } else if (e.isFile()) await addFile(abs, e.name, path.join(real, e.name), here);
+      else if (!ignoredBy(here, abs, false)) skip(abs, 'special');
     }
   };
+
   await visit(root, base);
+  // Links last, so a file reached by its own name is indexed under that name and a link to it is not.
+  for (let i = 0; i < links.length; i++) {
+    if (opts.signal?.aborted) break;
+    const { abs, name, levels } = links[i]!;
+    let real: string;
+    try {
+      real = await fs.realpath(abs);
+    } catch {
+      continue; // dangling
+    }
+    if (!isWithin(realRoot, real)) {
+      if (others.some((o) => isWithin(o, real))) continue; // that folder is indexed on its own
+      if (!ignoredBy(levels, abs, false)) skip(abs, 'outside', real);
+      continue;
+    }
+    let st;
+    try {
+      st = await fs.stat(real);
+    } catch {
+      continue;
+    }
+    if (st.isDirectory()) {
+      if (ALWAYS_SKIP.includes(name) || ignoredBy(levels, abs, true) || seenDirs.has(real)) continue;
+      await visit(abs, levels);
+    } else if (st.isFile()) {
+      if (!realFiles.has(real)) await addFile(abs, name, real, levels);
+    } else if (!ignoredBy(levels, abs, false)) skip(abs, 'special');
+  }
   return out;
 }
 
@@ -127,11 +178,16 @@ export function skippedByName(rel: string): boolean {
 
 /** Text worth indexing: no NUL bytes in the head (binary), no megabyte-long lines (minified). */
 export function looksIndexable(buf: Buffer): boolean {
+  return unindexableReason(buf) === null;
+}
+
+/** Why a file's bytes are not worth indexing ('binary', 'minified'), or null when they are. */
+export function unindexableReason(buf: Buffer): 'binary' | 'minified' | null {
   const head = buf.subarray(0, 8192);
-  if (head.includes(0)) return false;
-  const text = head.toString('utf8');
+  if (head.includes(0)) return 'binary';
+  const text = head.toString('latin1');
   const lines = text.split('\n');
-  if (buf.length > 4096 && lines.length <= 2) return false;
+  if (buf.length > 4096 && lines.length <= 2) return 'minified';
   const long = lines.filter((l) => l.length > 1000).length;
-  return long < 2 || long / lines.length < 0.2;
+  return long < 2 || long / lines.length < 0.2 ? null : 'minified';
 }

@@ -1,15 +1,13 @@
 import { promises as fs } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
-import type { Service, CallContext } from '../core/service';
+import type { Notify } from '../core/service';
 import type { CoreOptions } from '../core/options';
+import type { CreateModelParams } from '../protocol/models';
 import type { ModelHub, Embedder, Generator, ChatMessage, GenerateOptions } from '../core/interfaces';
 import { cancelled, conflict, forbidden, invalid, notFound, offline, unavailable } from '../core/errors';
-import type { Model, ModelDownloadProgressStatusEnum } from '../protocol/wire';
-import {
-  ModelsSnapshot, ModelsCreate, ModelsDelete, ModelsDeleteCache, ModelsUnload, ModelGet, ModelLoad, ModelUnload,
-  ModelDownload, ModelDownloadCancel, ModelDownloadProgressNotification, ModelsIdentifiersNotification,
-} from '../protocol/models';
+import type { Model, Models, ModelDeleteCacheOutput, ModelDownloadProgressStatusEnum } from '../protocol/wire';
+import { ModelDownloadProgressNotification, ModelsIdentifiersNotification } from '../protocol/models';
 import { CATALOG, EXTRACTIVE_MODEL_ID, DEFAULT_EMBEDDING_MODEL_ID, bytesOf, usageIsLlm, type CatalogEntry } from './catalog';
 import { Registry, type ModelRecord } from './registry';
 import { ModelCache } from './cache';
@@ -20,9 +18,15 @@ import { StaticEmbedder } from './staticEmbedder';
 import { bundledModelDir } from './bundled';
 import { OnnxGenerator } from './onnxGenerator';
 import { DEFAULT_OLLAMA_URL, OllamaGenerator, OpenAIGenerator } from './endpointGenerators';
-import { modelIdParam, seededOnly, sourceFromUnique, validateCreate, validateSource } from './validate';
+import { normalizeSource, seededOnly, sourceFromUnique } from './source';
 import { transformers } from './transformers';
 import { freeMemory } from './memory';
+import { apiKeyLookup, checkCreateSecrets, createdVia, type CreatedVia } from './secretPolicy';
+import { applyUpdate, bumpScore, incrementOf } from './update';
+
+/** A custom model registered as a bare label (as the SDK's own example does): a state conflict, not an outage. */
+const noSource = (name: string, what: 'load' | 'download') =>
+  conflict(`${name} was created without a source, so there is nothing to ${what}: create it with unique set to a model folder path, ollama:<name> or openai:<model>@<url>`, 'model');
 
 type Loaded = OnnxEmbedder | StaticEmbedder | OnnxGenerator;
 
@@ -54,15 +58,14 @@ export class ModelManager implements ModelHub {
   private readonly warned = new Set<string>();
   private disposed = false;
 
-  private constructor(readonly options: CoreOptions, readonly service: Service) {
+  private constructor(readonly options: CoreOptions, private readonly notify: Notify) {
     this.registry = new Registry(options.dataDir, options.log);
     this.cache = new ModelCache(path.join(options.dataDir, 'models'));
   }
 
-  static async create(options: CoreOptions, service: Service): Promise<ModelManager> {
-    const m = new ModelManager(options, service);
+  static async create(options: CoreOptions, notify: Notify): Promise<ModelManager> {
+    const m = new ModelManager(options, notify);
     await m.init();
-    m.registerHandlers();
     return m;
   }
 
@@ -181,7 +184,7 @@ export class ModelManager implements ModelHub {
 
   private changed(id: string, deleted = false): void {
     if (this.disposed) return;
-    this.service.broadcast(ModelsIdentifiersNotification, { iterable: [{ model: { id }, ...(deleted ? { deleted: true } : {}) }] });
+    this.notify(ModelsIdentifiersNotification, { iterable: [{ model: { id }, ...(deleted ? { deleted: true } : {}) }] });
   }
 
   private warnOnce(key: string, msg: string): void {
@@ -266,7 +269,7 @@ export class ModelManager implements ModelHub {
     return true;
   }
 
-  private async unloadAll(): Promise<void> {
+  async unloadAll(): Promise<void> {
     for (const id of [...this.loaded.keys()]) await this.unloadOne(id);
     freeMemory();
   }
@@ -314,13 +317,7 @@ export class ModelManager implements ModelHub {
     const src = r.source;
     if (src?.kind === 'ollama') return new OllamaGenerator(r.model.id, src.name, src.baseUrl ?? DEFAULT_OLLAMA_URL, context);
     if (src?.kind === 'openai') {
-      // A named environment variable is read where the model runs (the worker's environment);
-      // a named secret comes from the secret store (VS Code SecretStorage via the client).
-      const apiKey = async (): Promise<string | null> => {
-        if (src.apiKeyEnv && process.env[src.apiKeyEnv]) return process.env[src.apiKeyEnv]!;
-        const name = src.apiKeySecret ?? src.apiKeyEnv ?? 'OPENAI_API_KEY';
-        return (await this.options.secrets?.(name)) ?? process.env[name] ?? null;
-      };
+      const apiKey = apiKeyLookup(src, r.createdVia ?? 'user', this.options);
       return new OpenAIGenerator(r.model.id, src.model, src.baseUrl, context, apiKey);
     }
     if (!r.folder && src?.kind !== 'local') {
@@ -338,7 +335,7 @@ export class ModelManager implements ModelHub {
   // ---- download --------------------------------------------------------------------------
 
   private progress(id: string, status: ModelDownloadProgressStatusEnum, percentage: number): void {
-    this.service.broadcast(ModelDownloadProgressNotification, { model: id, progress: { status, percentage } });
+    this.notify(ModelDownloadProgressNotification, { model: id, progress: { status, percentage } });
   }
 
   private async hubBase(): Promise<string> {
@@ -351,6 +348,7 @@ export class ModelManager implements ModelHub {
     const running = this.downloads.get(id);
     if (running) return running.promise;
     if (id === EXTRACTIVE_MODEL_ID) return Promise.reject(forbidden('the built-in extractive answerer has no weights to download'));
+    if (!r.folder && r.origin === 'custom' && !r.source) return Promise.reject(noSource(r.model.name, 'download'));
     if (!r.folder) return Promise.reject(forbidden(`${r.model.name} has no weights to download (it is served by ${r.source?.kind ?? 'no source'})`));
     const folder = r.folder;
     const src = r.source?.kind === 'local' ? r.source.path : undefined;
@@ -419,78 +417,107 @@ export class ModelManager implements ModelHub {
 
   // ---- operations ------------------------------------------------------------------------
 
-  private registerHandlers(): void {
-    const s = this.service;
-    s.register(ModelsSnapshot, async () => {
-      const order = { catalog: 0, folder: 1, custom: 2 } as const;
-      const recs = this.registry.all().sort((a, b) => order[a.origin] - order[b.origin] || a.model.created.value.localeCompare(b.model.created.value));
-      return { iterable: await Promise.all(recs.map((r) => this.toWire(r))) };
-    });
-    s.register(ModelsCreate, (params) => this.createModel(params));
-    s.register(ModelsDelete, async (params) => {
-      const id = modelIdParam(params);
-      const r = this.record(id);
-      if (r.origin !== 'custom') {
-        const why = r.origin === 'folder'
-          ? `it comes from the folder ${r.source?.kind === 'local' ? r.source.path : ''} in ASKCODE_MODELS_DIR; remove the folder instead`
-          : 'it is built in; only custom models (created with models/create) can be deleted';
-        throw forbidden(`cannot delete ${r.model.name}: ${why}`, 'model');
-      }
-      await this.cancelDownload(id);
-      await this.unloadOne(id);
-      if (r.folder) await this.cache.remove(r.folder);
-      await this.registry.mutate((recs) => void recs.delete(id));
-      this.changed(id, true);
-      return null;
-    });
-    s.register(ModelsDeleteCache, async (params) => {
-      const id = modelIdParam(params);
-      const r = this.record(id);
-      if (id === EXTRACTIVE_MODEL_ID) throw forbidden('the built-in extractive answerer has no weights, so there is no cache to delete', 'model');
-      if (!usageIsLlm(r.model.usage)) {
-        throw forbidden(`only the weights of LLMs (CODE_CONVERSATION) can be deleted; ${r.model.name} is a ${r.model.usage} model`, 'model');
-      }
-      if (!r.folder) throw forbidden(`${r.model.name} has no downloadable weights (it is served by ${r.source?.kind ?? 'nothing local'})`, 'model');
-      await this.cancelDownload(id);
-      await this.unloadOne(id);
-      await this.cache.remove(r.folder);
-      this.changed(id);
-      return { model: { id } };
-    });
-    s.register(ModelsUnload, async () => {
-      await this.unloadAll();
-      return null;
-    });
-    s.register(ModelGet, async (params) => this.toWire(this.record(modelIdParam(params))));
-    s.register(ModelLoad, async (params) => {
-      const r = this.record(modelIdParam(params));
-      if (r.model.id !== EXTRACTIVE_MODEL_ID && (r.folder || r.source?.kind === 'local')) await this.ensureLoaded(r);
-      else if (r.model.id !== EXTRACTIVE_MODEL_ID && !r.source) throw unavailable(`${r.model.name} has no weights or endpoint to load`);
-      return this.toWire(r);
-    });
-    s.register(ModelUnload, async (params) => {
-      const r = this.record(modelIdParam(params));
-      await this.unloadOne(r.model.id);
-      freeMemory();
-      return this.toWire(r);
-    });
-    s.register(ModelDownload, async (params, ctx: CallContext) => {
-      const r = this.record(modelIdParam(params));
-      await this.download(r, ctx.signal);
-      return this.toWire(r);
-    });
-    s.register(ModelDownloadCancel, async (params) => {
-      const r = this.record(modelIdParam(params));
-      await this.cancelDownload(r.model.id);
-      return this.toWire(r);
-    });
+  /** Every model with true `downloaded`/`loaded` facts: catalog, then folders, then custom, oldest first. */
+  async snapshot(): Promise<Models> {
+    const order = { catalog: 0, folder: 1, custom: 2 } as const;
+    const recs = this.registry.all().sort((a, b) => order[a.origin] - order[b.origin] || a.model.created.value.localeCompare(b.model.created.value));
+    return { iterable: await Promise.all(recs.map((r) => this.toWire(r))) };
   }
 
-  private async createModel(params: unknown): Promise<Model> {
-    const p = validateCreate(params);
+  async get(id: string): Promise<Model> {
+    return this.toWire(this.record(id));
+  }
+
+  async deleteModel(id: string): Promise<void> {
+    const r = this.record(id);
+    if (r.origin !== 'custom') {
+      const why = r.origin === 'folder'
+        ? `it comes from the folder ${r.source?.kind === 'local' ? r.source.path : ''} in ASKCODE_MODELS_DIR; remove the folder instead`
+        : 'it is built in; only custom models (created with models/create) can be deleted';
+      throw forbidden(`cannot delete ${r.model.name}: ${why}`, 'model');
+    }
+    await this.cancelDownload(id);
+    await this.unloadOne(id);
+    if (r.folder) await this.cache.remove(r.folder);
+    await this.registry.mutate((recs) => void recs.delete(id));
+    this.changed(id, true);
+  }
+
+  async deleteCache(id: string): Promise<ModelDeleteCacheOutput> {
+    const r = this.record(id);
+    if (id === EXTRACTIVE_MODEL_ID) throw forbidden('the built-in extractive answerer has no weights, so there is no cache to delete', 'model');
+    if (!usageIsLlm(r.model.usage)) {
+      throw forbidden(`only the weights of LLMs (CODE_CONVERSATION) can be deleted; ${r.model.name} is a ${r.model.usage} model`, 'model');
+    }
+    // A label without a source never had a cache: deleting it succeeds and deletes nothing.
+    if (!r.folder && r.origin === 'custom' && !r.source) return { model: { id } };
+    if (!r.folder) throw forbidden(`${r.model.name} has no downloadable weights (it is served by ${r.source?.kind ?? 'nothing local'})`, 'model');
+    await this.cancelDownload(id);
+    await this.unloadOne(id);
+    await this.cache.remove(r.folder);
+    this.changed(id);
+    return { model: { id } };
+  }
+
+  async load(id: string): Promise<Model> {
+    const r = this.record(id);
+    if (r.model.id !== EXTRACTIVE_MODEL_ID && (r.folder || r.source?.kind === 'local')) await this.ensureLoaded(r);
+    else if (r.model.id !== EXTRACTIVE_MODEL_ID && !r.source) throw noSource(r.model.name, 'load');
+    return this.toWire(r);
+  }
+
+  async unload(id: string): Promise<Model> {
+    const r = this.record(id);
+    await this.unloadOne(r.model.id);
+    freeMemory();
+    return this.toWire(r);
+  }
+
+  async downloadModel(id: string, signal: AbortSignal): Promise<Model> {
+    const r = this.record(id);
+    await this.download(r, signal);
+    return this.toWire(r);
+  }
+
+  async cancel(id: string): Promise<Model> {
+    const r = this.record(id);
+    await this.cancelDownload(r.model.id);
+    return this.toWire(r);
+  }
+
+  /** `model/update`: a Model sent back whole; see models/update.ts for what may change. */
+  async update(input: Model): Promise<Model> {
+    const id = input.id;
+    const next = await this.registry.mutate((recs) => {
+      const rec = recs.get(id);
+      if (!rec) throw notFound(`no model with id ${id}`, 'id');
+      const updated = applyUpdate(rec, input as Model, [...recs.values()]);
+      recs.set(id, updated);
+      return updated;
+    });
+    this.changed(id);
+    return this.toWire(next);
+  }
+
+  /** `model/scores/increment`: bumps the model's usage counters. */
+  async incrementScore(params: { model: string; input?: unknown }): Promise<null> {
+    const id = params.model;
+    const inc = incrementOf(params.input);
+    await this.registry.mutate((recs) => {
+      const rec = recs.get(id);
+      if (!rec) throw notFound(`no model with id ${id}`, 'model');
+      rec.model = { ...rec.model, score: bumpScore(rec.model.score, inc) };
+    });
+    this.changed(id);
+    return null;
+  }
+
+  /** Registers a custom model; `p` passed the protocol's SeededModel schema. */
+  async createModel(p: CreateModelParams, via: CreatedVia): Promise<Model> {
     const seeded = seededOnly(p);
-    const source = p.askcode?.source ? validateSource(p.askcode.source, 'askcode.source') : sourceFromUnique(seeded.unique);
+    const source = p.askcode?.source ? normalizeSource(p.askcode.source) : sourceFromUnique(seeded.unique);
     const field = p.askcode?.source ? 'askcode.source.path' : 'unique';
+    checkCreateSecrets(source, via, this.options, p.askcode?.source ? 'askcode.source' : 'unique');
     let facts: FolderFacts | null = null;
     if (source?.kind === 'local') {
       facts = (await inspectFolder(source.path)) ?? (await inspectStaticFolder(source.path));
@@ -510,6 +537,7 @@ export class ModelManager implements ModelHub {
     const record: ModelRecord = {
       model,
       origin: 'custom',
+      ...(via === 'bridge' ? { createdVia: 'bridge' as const } : {}),
       ...(source ? { source } : {}),
       ...(facts ? { folder: `custom--${id}`, dtype: facts.dtype } : {}),
     };

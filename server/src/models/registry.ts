@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { JsonFile } from '../core/jsonFile';
+import { JsonFile, sweepStaleTemp } from '../core/jsonFile';
+import { knownModelFields } from './knownFields';
 import type { Logger } from '../core/logger';
 import type { Model } from '../protocol/wire';
 import type { ModelSource } from '../protocol/models';
@@ -19,6 +20,8 @@ export interface ModelRecord {
   /** Folder name inside the models cache. */
   folder?: string;
   dtype?: string;
+  /** 'bridge' when a bridge client created it: its source may use only the secrets the user allowed. */
+  createdVia?: 'bridge';
   /** Resident memory measured when it was last loaded (bytes). */
   measuredRam?: number;
 }
@@ -42,12 +45,21 @@ export class Registry {
   private records = new Map<string, ModelRecord>();
   private lock: Promise<unknown> = Promise.resolve();
 
-  constructor(dataDir: string, log: Logger) {
+  constructor(dataDir: string, private readonly log: Logger) {
     this.file = new JsonFile<RegistryDoc>(path.join(dataDir, 'models.json'), () => ({ version: 1, models: [] }), isRegistryDoc, log);
   }
 
   async load(): Promise<void> {
+    await sweepStaleTemp(path.dirname(this.file.file), this.log);
     const doc = await this.file.read();
+    for (const r of doc.models) {
+      // Records stored before unknown fields were dropped lose them now (a capped field is kept as it was).
+      try {
+        r.model = { ...knownModelFields(r.model as unknown as Record<string, unknown>), id: r.model.id };
+      } catch {
+        /* over a cap: left as stored */
+      }
+    }
     this.records = new Map(doc.models.map((r) => [r.model.id, r]));
   }
 

@@ -1,16 +1,14 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { JsonFile } from '../core/jsonFile';
+import { JsonFile, sweepStaleTemp } from '../core/jsonFile';
 import type { Logger } from '../core/logger';
-import { invalid, notFound } from '../core/errors';
+import { AskcodeError, notFound } from '../core/errors';
 import type { ConversationMessageRecord, ConversationRecord, ConversationSummary } from '../protocol/workspace';
-import { requireId, describe, isObject } from './validate';
-
-const MAX_NAME = 200;
 
 function isRecord(v: unknown): v is ConversationRecord {
-  return isObject(v) && typeof v.id === 'string' && typeof v.name === 'string' && Array.isArray(v.messages_);
+  const r = v as Partial<ConversationRecord> | null;
+  return typeof r === 'object' && r !== null && typeof r.id === 'string' && typeof r.name === 'string' && Array.isArray(r.messages_);
 }
 
 function summary(r: ConversationRecord): ConversationSummary {
@@ -27,7 +25,28 @@ export class Conversations {
   /** Serialises read-modify-write per conversation so concurrent appends never lose a message. */
   private readonly locks = new Map<string, Promise<unknown>>();
 
-  constructor(readonly dir: string, private readonly log?: Logger) {}
+  /** Temp files of writes a crash interrupted are removed before the first use. */
+  private readonly swept: Promise<unknown>;
+
+  constructor(readonly dir: string, private readonly log?: Logger) {
+    this.swept = sweepStaleTemp(dir, log).catch(() => 0);
+  }
+
+  /**
+   * Reads a conversation; a damaged one with no good backup is an error, never an empty slot:
+   * otherwise the next message would silently start a new conversation under its id.
+   */
+  private async load(id: string, field: string): Promise<ConversationRecord | null> {
+    await this.swept;
+    const f = this.file(id);
+    const r = await f.read();
+    if (r) return r;
+    const corrupt = path.join(this.dir, `${id}.json.corrupt`);
+    if (f.lost || (await fs.stat(corrupt).then(() => true, () => false))) {
+      throw new AskcodeError('conflict', `conversation '${id}' is damaged and has no good backup (kept as ${id}.json.corrupt): delete it, or start a new conversation`, field);
+    }
+    return null;
+  }
 
   private file(id: string): JsonFile<ConversationRecord | null> {
     let f = this.files.get(id);
@@ -54,6 +73,7 @@ export class Conversations {
   }
 
   async list(): Promise<ConversationSummary[]> {
+    await this.swept;
     let names: string[];
     try {
       names = await fs.readdir(this.dir);
@@ -70,10 +90,10 @@ export class Conversations {
     return out.sort((a, b) => b.updated.localeCompare(a.updated) || a.id.localeCompare(b.id));
   }
 
-  async get(id: unknown, field = 'id'): Promise<ConversationRecord> {
-    const cid = requireId(id, field);
-    const r = await this.file(cid).read();
-    if (!r) throw notFound(`conversation '${cid}' does not exist`, field);
+  /** `id` is a checked id (the protocol's `Id`): it names a file. */
+  async get(id: string, field = 'id'): Promise<ConversationRecord> {
+    const r = await this.load(id, field);
+    if (!r) throw notFound(`conversation '${id}' does not exist`, field);
     return r;
   }
 
@@ -81,26 +101,26 @@ export class Conversations {
     return (await this.file(id).read()) !== null;
   }
 
-  async rename(id: unknown, name: unknown): Promise<ConversationSummary> {
-    const cid = requireId(id, 'id');
-    if (typeof name !== 'string') throw invalid(`name must be a string, got ${describe(name)}`, 'name');
-    const clean = name.trim();
-    if (!clean) throw invalid('name must not be empty', 'name');
-    if (clean.length > MAX_NAME) throw invalid(`name is ${clean.length} characters; the limit is ${MAX_NAME}`, 'name');
+  async rename(cid: string, name: string): Promise<ConversationSummary> {
     return this.exclusive(cid, async () => {
       const r = await this.get(cid);
-      r.name = clean;
+      r.name = name;
       r.updated = new Date().toISOString();
       await this.file(cid).write(r);
       return summary(r);
     });
   }
 
-  async delete(id: unknown): Promise<void> {
-    const cid = requireId(id, 'id');
+  async delete(cid: string): Promise<void> {
     await this.exclusive(cid, async () => {
-      await this.get(cid);
       const base = path.join(this.dir, `${cid}.json`);
+      // A damaged conversation can be deleted too (that is how the user clears it).
+      try {
+        await this.get(cid);
+      } catch (e) {
+        if (!(e instanceof AskcodeError && e.kind === 'conflict')) throw e;
+        await fs.rm(base + '.corrupt', { force: true });
+      }
       await fs.rm(base, { force: true });
       await fs.rm(base + '.bak', { force: true });
       this.files.delete(cid);
@@ -114,7 +134,7 @@ export class Conversations {
   async append(id: string, messages: Omit<ConversationMessageRecord, 'id' | 'created'>[], nameHint?: string): Promise<ConversationRecord> {
     return this.exclusive(id, async () => {
       const now = new Date().toISOString();
-      const r: ConversationRecord = (await this.file(id).read()) ?? {
+      const r: ConversationRecord = (await this.load(id, 'conversation')) ?? {
         id,
         name: nameHint ? nameOf(nameHint) : 'New conversation',
         created: now,

@@ -1,21 +1,5 @@
 import type { ChatMessage, Generator } from '../core/interfaces';
 import type { QGPTConversationMessage } from '../protocol/wire';
-import { invalid } from '../core/errors';
-import { isObject, describe, requireObject } from './validate';
-
-/** The inline history of a QGPTConversation, validated (index 0 is the most recent message). */
-export function conversationMessages(v: unknown, field = 'conversation'): QGPTConversationMessage[] {
-  const c = requireObject(v, field);
-  if (c.iterable === undefined || c.iterable === null) return [];
-  if (!Array.isArray(c.iterable)) throw invalid(`${field}.iterable must be an array, got ${describe(c.iterable)}`, `${field}.iterable`);
-  return c.iterable.map((m: unknown, i: number) => {
-    const f = `${field}.iterable[${i}]`;
-    if (!isObject(m)) throw invalid(`${f} must be an object, got ${describe(m)}`, f);
-    if (typeof m.text !== 'string') throw invalid(`${f}.text must be a string, got ${describe(m.text)}`, `${f}.text`);
-    if (m.role !== undefined && typeof m.role !== 'string') throw invalid(`${f}.role must be a string, got ${describe(m.role)}`, `${f}.role`);
-    return m as unknown as QGPTConversationMessage;
-  });
-}
 
 const PATH_RE = /\/?(?:[\w.@-]+\/)*[\w.@-]+\.[A-Za-z][\w]{0,9}(?::\d+(?:-\d+)?)?/g;
 const CODE_SPAN_RE = /`([^`\n]+)`/g;

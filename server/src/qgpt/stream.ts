@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
 import type { CallContext } from '../core/service';
 import type { Logger } from '../core/logger';
 import { conflict, invalid, toAskcodeError } from '../core/errors';
 import { HTTP_STATUS } from '../protocol/errors';
-import { QgptStreamOutputNotification, type StreamAccepted } from '../protocol/stream';
+import { QgptStreamOutputNotification, type StreamAccepted, type StreamInputSchema } from '../protocol/stream';
 import type { QGPTStreamEnum, QGPTStreamOutput } from '../protocol/wire';
-import { optionalBoolean, optionalId, requireObject } from './validate';
+
+/** A stream input as its schema lets it through (the envelope checked; the body is the request's to check). */
+export type StreamInput = z.output<typeof StreamInputSchema>;
 
 /** What a running request does; it emits through `send`, which goes quiet once the request ended. */
-export type RequestBody = (req: StreamRequest, input: Record<string, unknown>) => Promise<void>;
+export type RequestBody = (req: StreamRequest, input: StreamInput) => Promise<void>;
 
 export class StreamRequest {
   ended = false;
@@ -54,7 +57,7 @@ export class StreamRequest {
 export class StreamManager {
   private readonly running = new Map<string, Map<string, StreamRequest>>();
 
-  constructor(private readonly body: RequestBody, private readonly log: Logger) {}
+  constructor(private readonly log: Logger) {}
 
   private of(connection: string): Map<string, StreamRequest> {
     let m = this.running.get(connection);
@@ -62,13 +65,11 @@ export class StreamManager {
     return m;
   }
 
-  handle(params: unknown, ctx: CallContext): StreamAccepted {
-    const input = requireObject(params, 'params');
-    const requestGiven = optionalId(input.request, 'request');
-    const conversationGiven = optionalId(input.conversation, 'conversation');
-    const stop = optionalBoolean(input.stop, 'stop');
-    const reset = optionalBoolean(input.reset, 'reset');
-    optionalBoolean(input.agent, 'agent');
+  /** Accepts (or stops / resets) a request; `body` runs the accepted one after the reply. */
+  handle(input: StreamInput, ctx: CallContext, body: RequestBody): StreamAccepted {
+    const requestGiven = input.request ?? undefined;
+    const conversationGiven = input.conversation ?? undefined;
+    const { stop, reset } = input;
     const mine = this.of(ctx.connection);
     const request = requestGiven ?? randomUUID();
 
@@ -100,7 +101,7 @@ export class StreamManager {
     mine.set(request, r);
     // Start after the accept reply is on its way, so the ids reach the caller before any frame.
     setImmediate(() => {
-      this.body(r, input)
+      body(r, input)
         .then(() => {
           if (!r.ended) r.end('COMPLETED', { statusCode: 200 });
         })
@@ -114,11 +115,6 @@ export class StreamManager {
         });
     });
     return { conversation: r.conversation, request };
-  }
-
-  /** Requests still running on a connection (for tests and status). */
-  active(connection: string): number {
-    return this.running.get(connection)?.size ?? 0;
   }
 
   /** The connection is gone: abort its work without sending anything. */

@@ -7,7 +7,7 @@ import { parse, openCore } from '../common';
 import { QgptRelevance } from '../../protocol/qgpt';
 import { Bm25, countTerms } from '../../index/bm25';
 import { walk, looksIndexable, DEFAULT_MAX_FILE_SIZE } from '../../index/walker';
-import { MAX_QUERY_CHARS } from '../../qgpt/validate';
+import { MAX_QUERY_CHARS } from '../../protocol/schema';
 import { languageOf } from '../../index/languages';
 import { chunkText } from '../../index/chunker';
 import { terms, pathTerms } from '../../index/tokens';
@@ -16,6 +16,7 @@ import type { RankParams } from '../../index/searchEngine';
 import type { FusionMethod } from '../../index/fusion';
 import { bootstrapCI, type Interval } from './stats';
 import { DEFAULT_EMBEDDING_MODEL_ID } from '../../models/catalog';
+import { EmbedCounter } from './indexHooks';
 
 interface Row {
   id?: string;
@@ -52,6 +53,7 @@ const USAGE = `Usage: askcode bench retrieval --cases FILE.jsonl (--repo-dir DIR
   --embedder M      embed with M (a model id or name, a model folder, or none) and print lexical-only and
                     hybrid side by side from one index; --dense: the default embedder
   --fusion LIST     hybrid variants to compare, e.g. rrf:1,rrf:0.5,score:0.3,rerank:0.5 (method:denseW[:k])
+  --rank-params JSON  ranking overrides (RankParams in index/searchEngine.ts), for measuring a knob
 Prints Recall@1/5/10, Acc@5, MRR with 95% bootstrap intervals (R@1, R@5, MRR), p50/p95 query latency,
 and the same for plain BM25 over whole files.`;
 
@@ -71,9 +73,12 @@ class Scorer {
   private rr = 0;
   private n = 0;
   readonly times: number[] = [];
+  /** Per-query values (R@1, R@5, Acc@5, RR), for the bootstrap intervals. */
+  readonly perQuery: number[][] = [];
   add(ranked: string[], relevant: string[], ms: number): void {
     const rec = (k: number) => relevant.filter((f) => ranked.slice(0, k).includes(f)).length / relevant.length;
     const first = ranked.findIndex((f) => relevant.includes(f));
+    this.perQuery.push([rec(1), rec(5), rec(5) === 1 ? 1 : 0, first >= 0 ? 1 / (first + 1) : 0]);
     this.n++;
     this.r1 += rec(1);
     this.r5 += rec(5);
@@ -94,6 +99,7 @@ class Scorer {
     this.per.r1.push(...o.per.r1);
     this.per.r5.push(...o.per.r5);
     this.per.rr.push(...o.per.rr);
+    this.perQuery.push(...o.perQuery);
   }
   metrics(): Metrics {
     const n = this.n || 1;
@@ -242,13 +248,16 @@ interface TreeRun {
   fts?: Scorer;
   /** Seconds spent embedding, chunks embedded (throughput across trees). */
   embed: { s: number; n: number };
+  /** `--rank-params`: overrides under every run, lexical and hybrid. */
+  rankParams: Partial<RankParams>;
 }
 
 /** Indexes `dir` with the real core and asks every row through `qgpt/relevance`, lexical and hybrid. */
 async function runOnTree(t: TreeRun): Promise<void> {
   const { dir, rows, dataDir, log } = t;
   if (t.fts) await lanceFtsScorer(dir, dataDir, rows, t.fts);
-  const core = await openCore({ dataDir, folders: [dir], autoIndex: false });
+  const counter = new EmbedCounter(Infinity);
+  const core = await openCore({ dataDir, folders: [dir], autoIndex: false, embedding: counter.options });
   try {
     if (t.embedder) (core.options.settings ??= {}).embeddingModel = t.embedder;
     core.index.setDense(false);
@@ -258,10 +267,10 @@ async function runOnTree(t: TreeRun): Promise<void> {
     let dense = false;
     if (t.embedder) {
       core.index.setDense(true);
-      const before = core.index.embeddedThisProcess;
+      const before = counter.count;
       const te = Date.now();
       await core.index.embedNow();
-      const n = core.index.embeddedThisProcess - before;
+      const n = counter.count - before;
       t.embed.s += (Date.now() - te) / 1000;
       t.embed.n += n;
       dense = !(await core.index.currentStatus()).bm25Only;
@@ -281,7 +290,8 @@ async function runOnTree(t: TreeRun): Promise<void> {
       }
       return { files, ms };
     };
-    const base = { ...core.index.rankParams };
+    const base = { ...t.rankParams };
+    core.index.engine.rankOverrides = base;
     for (const r of rows) {
       // Issue texts past the product's query limit are cut to it, as a client would have to.
       const query = r.query.slice(0, MAX_QUERY_CHARS);
@@ -291,11 +301,11 @@ async function runOnTree(t: TreeRun): Promise<void> {
       if (dense) {
         core.index.setDense(true);
         for (let i = 0; i < t.variants.length; i++) {
-          core.index.rankParams = { ...base, ...t.variants[i]!.params };
+          core.index.engine.rankOverrides = { ...base, ...t.variants[i]!.params };
           const hy = await ask(query);
           t.hybrid[i]!.add(hy.files, r.relevant_files, hy.ms);
         }
-        core.index.rankParams = base;
+        core.index.engine.rankOverrides = base;
       }
       const tb = process.hrtime.bigint();
       const pr = plain.rank(r.query);
@@ -304,6 +314,38 @@ async function runOnTree(t: TreeRun): Promise<void> {
   } finally {
     await core.dispose();
   }
+}
+
+/**
+ * 95% percentile-bootstrap intervals over queries (2,000 resamples, a fixed seed so two runs on the
+ * same results print the same interval) for each per-query column.
+ */
+export function bootstrapIntervals(perQuery: number[][], resamples = 2000): [number, number][] {
+  const n = perQuery.length;
+  const cols = perQuery[0]?.length ?? 0;
+  if (!n) return [];
+  let seed = 12345;
+  const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const means: number[][] = Array.from({ length: cols }, () => []);
+  for (let b = 0; b < resamples; b++) {
+    const sum = new Array<number>(cols).fill(0);
+    for (let i = 0; i < n; i++) {
+      const row = perQuery[Math.floor(rand() * n)]!;
+      for (let c = 0; c < cols; c++) sum[c]! += row[c]!;
+    }
+    for (let c = 0; c < cols; c++) means[c]!.push(sum[c]! / n);
+  }
+  return means.map((m) => {
+    m.sort((a, b) => a - b);
+    return [m[Math.floor(0.025 * resamples)]!, m[Math.min(resamples - 1, Math.floor(0.975 * resamples))]!];
+  });
+}
+
+function fmtIntervals(s: Scorer): string {
+  const iv = bootstrapIntervals(s.perQuery);
+  if (!iv.length) return '';
+  const f = ([a, b]: [number, number]) => `[${a.toFixed(3)}, ${b.toFixed(3)}]`;
+  return `95% intervals (bootstrap over ${s.perQuery.length} queries): R@1 ${f(iv[0]!)}  R@5 ${f(iv[1]!)}  Acc@5 ${f(iv[2]!)}  MRR ${f(iv[3]!)}`;
 }
 
 function fmt(name: string, m: Metrics): string {
@@ -325,7 +367,9 @@ registerBench({
       cases: { type: 'string' }, 'repo-dir': { type: 'string' }, 'git-dir': { type: 'string' }, 'eval-repos': { type: 'string' },
       'data-dir': { type: 'string' }, json: { type: 'boolean' }, 'max-rows': { type: 'string' }, dense: { type: 'boolean' },
       repo: { type: 'string' }, 'compare-lancedb-fts': { type: 'boolean' }, embedder: { type: 'string' }, fusion: { type: 'string' },
+      'rank-params': { type: 'string' },
     });
+    const rankParams = values['rank-params'] ? (JSON.parse(values['rank-params']) as Partial<RankParams>) : {};
     const evalRepos = values['eval-repos'] ?? process.env.ASKCODE_EVAL_REPOS;
     if (!values.cases || !values['data-dir'] || (!values['repo-dir'] && !values['git-dir'] && !evalRepos)) {
       process.stderr.write(USAGE + '\n');
@@ -361,7 +405,7 @@ registerBench({
     };
     const embed = { s: 0, n: 0 };
     const tree = (dir: string, use: Row[], s: Set3): TreeRun => ({
-      dir, rows: use, dataDir: path.join(dataDir, 'index-data'), embedder, variants, lexical: s.lexical, hybrid: s.hybrid, base: s.base, log, fts: s.fts, embed,
+      dir, rows: use, dataDir: path.join(dataDir, 'index-data'), embedder, variants, lexical: s.lexical, hybrid: s.hybrid, base: s.base, log, fts: s.fts, embed, rankParams,
     });
 
     if (values['repo-dir']) {

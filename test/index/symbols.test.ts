@@ -1,0 +1,137 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startWorker, rpcError, type WorkerHandle } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
+import { IndexStatus, WorkspaceFileEvents } from '../../server/src/protocol/workspace';
+import { SymbolsFind, SymbolsReferences } from '../../server/src/protocol/symbols';
+import { parseText } from '../../server/src/index/chunker';
+import { languageOf } from '../../server/src/index/languages';
+import { extractDefinitions, type FileSymbol } from '../../server/src/index/symbols';
+import { makeSymbolRepo } from '../helpers/symbolRepo';
+
+async function defsOf(rel: string, text: string): Promise<FileSymbol[]> {
+  let defs: FileSymbol[] = [];
+  await parseText(text, languageOf(rel), (root, lines) => (defs = extractDefinitions(root, lines)));
+  return defs;
+}
+
+describe('symbols: definitions from the parse', () => {
+  it('reads qualified definitions with kinds and lines in TypeScript, Python, Go and Rust', async () => {
+    const ts = await defsOf('a.ts', 'export const A_B = 1\nconst local = 2\nexport class K {\n  m() { function inner() {} }\n  f = () => 1\n}\nexport type T = string\nenum E { X }\nconst g = () => 3\n');
+    assert.deepEqual(ts.map((d) => `${d.kind} ${d.qualifiedName} ${d.startLine}-${d.endLine}`), [
+      'constant A_B 1-1', 'class K 3-6', 'method K.m 4-4', 'method K.f 5-5', 'type T 7-7', 'enum E 8-8', 'function g 9-9',
+    ]);
+    const py = await defsOf('a.py', 'LIMIT = 3\nlimit = 4\n\n@dec\ndef top():\n    def inner():\n        pass\n\nclass A:\n    class B:\n        def m(self):\n            pass\n');
+    assert.deepEqual(py.map((d) => `${d.kind} ${d.qualifiedName} ${d.startLine}`), ['constant LIMIT 1', 'function top 5', 'class A 9', 'class A.B 10', 'method A.B.m 11']);
+    assert.equal(py[1]!.signature, 'def top():');
+    const go = await defsOf('a.go', 'package p\n\ntype Router struct{}\n\nfunc (r *Router) Match() {}\n\nfunc New() *Router { return nil }\n');
+    assert.deepEqual(go.map((d) => `${d.kind} ${d.qualifiedName}`), ['class Router', 'method Router.Match', 'function New']);
+    const rs = await defsOf('a.rs', 'pub struct Tok;\nimpl Tok {\n    pub fn next(&self) {}\n}\npub fn split() {}\n');
+    assert.deepEqual(rs.map((d) => `${d.kind} ${d.qualifiedName}`), ['class Tok', 'method Tok.next', 'function split']);
+  });
+});
+
+describe('symbols: SymbolsFind and SymbolsReferences in the real worker', function () {
+  this.timeout(120_000);
+  let dataDir: string;
+  let repo: string;
+  let w: WorkerHandle | undefined;
+  const noModels = { ASKCODE_MODELS_DIR: path.join(os.tmpdir(), 'askcode-no-models') };
+  const ready = (h: WorkerHandle) =>
+    waitFor(async () => {
+      const s = await h.request(IndexStatus, undefined);
+      return s.state === 'ready' && s.filesTotal > 0 && s.files === s.filesTotal ? s : undefined;
+    }, 'the index to be ready');
+
+  beforeEach(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'askcode-sym-'));
+    repo = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'askcode-symrepo-')));
+    makeSymbolRepo(repo);
+  });
+  afterEach(async () => {
+    await w?.stop();
+    w = undefined;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(repo, { recursive: true, force: true });
+  });
+
+  it('finds definitions by plain, qualified and partial names, code before tests', async () => {
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    await ready(w);
+    const { definitions: router } = await w.request(SymbolsFind, { name: 'TrieRouter' });
+    assert.equal(router.length, 1);
+    assert.deepEqual(
+      { ...router[0], path: path.relative(repo, router[0]!.path) },
+      { path: 'src/router/trie.ts', relativePath: 'src/router/trie.ts', startLine: 3, endLine: 14, name: 'TrieRouter', qualifiedName: 'TrieRouter', kind: 'class', language: 'typescript', signature: 'export class TrieRouter {' },
+    );
+    const { definitions: he } = await w.request(SymbolsFind, { name: 'Flask.handle_exception' });
+    assert.deepEqual(he.map((d) => [d.relativePath, d.qualifiedName, d.kind, d.startLine]), [['pkg/app.py', 'Flask.handle_exception', 'method', 7]]);
+    const { definitions: byRust } = await w.request(SymbolsFind, { name: 'Flask::handle_exception' });
+    assert.equal(byRust[0]?.qualifiedName, 'Flask.handle_exception');
+    const { definitions: partial } = await w.request(SymbolsFind, { name: 'handle_exc' });
+    assert.deepEqual(partial.map((d) => d.qualifiedName), ['Flask.handle_exception'], 'a prefix matches');
+    const { definitions: consts } = await w.request(SymbolsFind, { name: 'MAX_CONTENT_LENGTH', kind: 'constant' });
+    assert.equal(consts[0]?.relativePath, 'pkg/app.py');
+    assert.equal((await w.request(SymbolsFind, { name: 'TrieRouter', kind: 'function' })).definitions.length, 0);
+    assert.equal((await w.request(SymbolsFind, { name: 'trierouter' })).definitions[0]?.name, 'TrieRouter', 'case-insensitive last');
+    assert.equal((await w.request(SymbolsFind, { name: 'inner_local_nowhere' })).definitions.length, 0);
+  });
+
+  it('finds call sites first, with the enclosing definition, never the definition, a comment or a string', async () => {
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    await ready(w);
+    const { references } = await w.request(SymbolsReferences, { name: 'handle_exception' });
+    assert.deepEqual(references.map((r) => [r.relativePath, r.startLine, r.kind, r.enclosing]), [
+      ['pkg/app.py', 16, 'call', 'Flask.full_dispatch_request'],
+      ['tests/test_app.py', 5, 'call', 'test_handle_exception'],
+      ['pkg/app.py', 24, 'reference', 'make_app'],
+    ]);
+    assert.equal(references[0]!.text, 'return self.handle_exception(e)');
+    const calls = await w.request(SymbolsReferences, { name: 'Flask.handle_exception', callsOnly: true, limit: 1 });
+    assert.deepEqual(calls.references.map((r) => r.startLine), [16]);
+    const ts = await w.request(SymbolsReferences, { name: 'compilePattern' });
+    assert.deepEqual(ts.references.map((r) => `${r.relativePath}:${r.startLine}:${r.kind}`), [
+      'src/app.ts:7:call', 'src/router/trie.ts:9:call', 'src/app.test.ts:2:call', 'src/app.ts:1:reference', 'src/app.test.ts:1:reference',
+    ]);
+  });
+
+  it('follows file changes and deletions, and rebuilds from the stored index after a restart', async () => {
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    await ready(w);
+    const file = path.join(repo, 'src/router/trie.ts');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/compilePattern/g, 'buildPattern'));
+    await w.notify(WorkspaceFileEvents, { events: [{ type: 'changed', path: file }] });
+    const found = (name: string) => w!.request(SymbolsFind, { name }).then((r) => r.definitions);
+    await waitFor(async () => ((await found('buildPattern')).length ? true : undefined), 'the renamed function');
+    assert.equal((await found('buildPattern'))[0]?.startLine, 16);
+    assert.equal((await found('compilePattern')).length, 0);
+    fs.rmSync(path.join(repo, 'pkg/app.py'));
+    await w.notify(WorkspaceFileEvents, { events: [{ type: 'deleted', path: path.join(repo, 'pkg/app.py') }] });
+    await waitFor(async () => ((await found('Flask')).length ? undefined : true), 'the deleted class to leave');
+    await w.stop();
+
+    // Nothing changed on disk since: the restarted worker reads its definitions from the stored chunks.
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: false, env: noModels });
+    const { definitions } = await w.request(SymbolsFind, { name: 'TrieRouter.match' });
+    assert.deepEqual(definitions.map((d) => [d.relativePath, d.startLine, d.endLine, d.kind]), [['src/router/trie.ts', 8, 10, 'method']]);
+    assert.equal((await w.request(SymbolsFind, { name: 'buildPattern' })).definitions.length, 1);
+    assert.equal((await w.request(SymbolsFind, { name: 'Flask' })).definitions.length, 0);
+  });
+
+  it('rejects bad parameters with a clear error naming the field', async () => {
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: false, env: noModels });
+    const bad = async (method: string, params: unknown, field: string, msg: RegExp) => {
+      const e = await rpcError(w!.raw(method, params));
+      assert.equal(e.data?.kind, 'invalid', e.message);
+      assert.equal(e.data?.field, field);
+      assert.match(e.message, msg);
+    };
+    await bad(SymbolsFind.method, { name: '' }, 'name', /non-empty string|not be empty/);
+    await bad(SymbolsFind.method, 'Flask', 'name', /object/);
+    await bad(SymbolsFind.method, { name: 'Flask', kind: 'klass' }, 'kind', /one of class/);
+    await bad(SymbolsFind.method, { name: 'Flask', limit: 0 }, 'limit', /integer from 1|at least 1/);
+    await bad(SymbolsReferences.method, { name: 'Flask', callsOnly: 'yes' }, 'callsOnly', /boolean/);
+  });
+});
