@@ -445,7 +445,7 @@ export class SearchEngine {
     const fused = fuse({
       lexFiles, lex, denseFiles, sim: fileBest, nFiles,
       denseFactor: (fd) => (this.fileByDoc[fd]!.test && !parsed.aboutTests ? p.testFactor : 1),
-    }, p);
+    }, { ...p, denseW: p.denseW * denseLengthFactor(text) });
     const { lexRank, denseRank } = fused;
     const fusedScore = fused.score;
     const fusedFiles = fused.files;
@@ -569,6 +569,17 @@ export class SearchEngine {
     return scored.slice(0, MAX_QUERY_TERMS).map((x) => x.t);
   }
 }
+
+/**
+ * The dense weight fades past 50 words: one mean-pooled vector of a long issue text is mostly
+ * noise (SWE-bench dev, 24 issues: dense at full weight cost R@1 0.71 → 0.58), while questions
+ * and commit messages are shorter.
+ */
+export function denseLengthFactor(text: string): number {
+  const words = text.split(/\s+/).filter(Boolean).length;
+  return Math.min(1, DENSE_FULL_WORDS / Math.max(1, words));
+}
+const DENSE_FULL_WORDS = 50;
 
 const EXACT_ROWS = 20_000;
 /** Files the dense signal may bring into the fusion. */
