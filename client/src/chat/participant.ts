@@ -12,7 +12,7 @@ import {
   QgptStream, QgptStreamOutputNotification, QgptHints, QgptRelevance, QgptPersonsRelated, VSCODE_LM_PREFIX,
   type QGPTStreamInput, type QGPTStreamOutput, type QGPTRelevanceInput, type RelevantQGPTSeed, type QGPTPersonsRelatedOutput,
 } from '../../../server/src/protocol';
-import type { SelectionSeed } from '../../../webview/src/hostProtocol';
+import type { SelectionSeed } from '../../../server/src/protocol/ui';
 import { readSettings } from '../config';
 import { toSeed } from '../related';
 import { messageOf, type Worker } from '../worker';

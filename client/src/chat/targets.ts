@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { SelectionSeed } from '../../../webview/src/hostProtocol';
+import type { SelectionSeed } from '../../../server/src/protocol/ui';
 import { seedOfSelection } from '../related';
 
 /** A path relative to a workspace folder (or absolute inside one), resolved; undefined when it is not a workspace file. */
