@@ -158,7 +158,7 @@ describe('ModelHub providers (in-process core, real tiny models)', function () {
       await c2.dispose();
       // The next start in the same data folder does not say it again.
       warnings.length = 0;
-      const c3 = await open(d2);
+      const c3 = await open(d2, { embeddingModel: MINILM_MODEL_ID });
       try {
         assert.equal(await c3.models.getEmbedder(), null);
         assert.deepEqual(warnings.filter((w) => /embedding model/.test(w)), [], 'said once per data folder, not on every start');
