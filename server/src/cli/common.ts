@@ -2,7 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import * as path from 'node:path';
 import { createCore, type Core } from '../core/core';
 import { stderrLogger, type LogLevel } from '../core/logger';
-import { resolveDataDir, resolveModelsDir } from '../core/options';
+import { resolveDataDir, resolveModelsDir, type EmbeddingOptions } from '../core/options';
 import { statSync } from 'node:fs';
 import { invalid, notFound } from '../core/errors';
 import type { Core as CoreT } from '../core/core';
@@ -19,13 +19,14 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: s
 }
 
 /** A core for one CLI run: data dir from --data-dir, ASKCODE_DATA_DIR or ~/.askcode. */
-export async function openCore(opts: { dataDir?: string; folders?: string[]; autoIndex?: boolean; logLevel?: LogLevel }): Promise<Core> {
+export async function openCore(opts: { dataDir?: string; folders?: string[]; autoIndex?: boolean; logLevel?: LogLevel; embedding?: EmbeddingOptions }): Promise<Core> {
   return createCore({
     dataDir: opts.dataDir ? path.resolve(opts.dataDir) : resolveDataDir(),
     modelsDir: resolveModelsDir(),
     folders: (opts.folders ?? []).map((f) => path.resolve(f)),
     log: stderrLogger(opts.logLevel ?? ((process.env.ASKCODE_LOG_LEVEL as LogLevel) || 'warn')),
     autoIndex: opts.autoIndex ?? false,
+    embedding: opts.embedding,
     secrets: async (key) => process.env[key] ?? null,
   });
 }

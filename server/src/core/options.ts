@@ -19,6 +19,18 @@ export interface CoreOptions {
   settings?: WorkerSettings;
   /** Start indexing the folders at once (the worker and `serve`); tests may turn it off. */
   autoIndex?: boolean;
+  /** How the embedding queue runs; the product leaves it unset (`askcode bench index` samples with it). */
+  embedding?: EmbeddingOptions;
+}
+
+/**
+ * How the index's embedding queue runs: a cap per run and a listener for what got embedded.
+ */
+export interface EmbeddingOptions {
+  /** Embed at most this many chunks per run, spread evenly over the cheapest-first order. */
+  limit?: number;
+  /** The content hashes of each embedded batch. */
+  onEmbedded?: (hashes: string[]) => void;
 }
 
 /** ASKCODE_DATA_DIR, else the given default, else ~/.askcode. */

@@ -5,7 +5,6 @@ import {
   WorkspaceSetFolders, WorkspaceFileEvents, WorkspaceBuffer, IndexStatus, IndexRebuild, IndexPause, IndexResume,
   SettingsChanged, FileEventSchema, type FileEvent, type WorkerSettings,
 } from '../protocol/workspace';
-import { validateAllowedSecrets } from '../models/secretPolicy';
 
 export interface WorkspaceDeps {
   options: CoreOptions;
@@ -40,7 +39,6 @@ export function registerWorkspace(service: Service, { options, index }: Workspac
  * index, files now included enter it).
  */
 function applySettings(options: CoreOptions, index: WorkspaceIndex, next: WorkerSettings | null): null {
-  validateAllowedSecrets(next?.bridge?.allowedSecrets);
   const before = options.settings ?? {};
   const after: WorkerSettings = { ...(next ?? {}) };
   options.settings = after;

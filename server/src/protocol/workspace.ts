@@ -105,7 +105,11 @@ export const SettingsSchema = z.looseObject({
   maxFileSize: z.number().positive().optional(),
   defaultModel: z.string().optional(),
   embeddingModel: z.string().optional(),
-  bridge: z.looseObject({ enabled: z.boolean(), port: z.number().int().min(0).max(65535).optional() }).optional(),
+  bridge: z.looseObject({
+    enabled: z.boolean(),
+    port: z.number().int().min(0).max(65535).optional(),
+    allowedSecrets: z.array(z.string().min(1), { error: 'must be a list of environment variable or secret names' }).optional(),
+  }).optional(),
 }).nullable();
 
 /** Set the workspace folders to index (the client sends them at start and on change). */

@@ -3,6 +3,7 @@ import { promises as fs, existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { registerBench } from '../registry';
 import { parse, openCore } from '../common';
+import { EmbedCounter, addSyntheticChunks, pendingEmbedTexts } from './indexHooks';
 import { QgptRelevance } from '../../protocol/qgpt';
 import { resolveModelsDir } from '../../core/options';
 import type { Core } from '../../core/core';
@@ -104,17 +105,17 @@ registerBench({
     let firstRun = new Set<string>();
     if (modelsDir) {
       await core.dispose();
-      core = await openCore({ dataDir, folders: [repo], autoIndex: false });
+      const counter = new EmbedCounter(sample);
+      core = await openCore({ dataDir, folders: [repo], autoIndex: false, embedding: counter.options });
       (core.options.settings ??= {}).embeddingModel = MODEL;
-      core.index.embedLimit = sample;
       core.index.setDense(false);
       await core.index.indexAll(); // unchanged tree: reloads and walks; nothing to chunk again
-      const texts = core.index.pendingEmbedTexts();
+      const texts = pendingEmbedTexts(core.index.engine, sample);
       core.index.setDense(true);
       t0 = Date.now();
       await core.index.embedNow();
-      const embedded = core.index.embeddedThisProcess;
-      firstRun = new Set(core.index.embeddedHashes);
+      const embedded = counter.count;
+      firstRun = new Set(counter.hashes);
       out.embed_chunks_per_s = embedded ? Math.round((embedded / ((Date.now() - t0) / 1000)) * 10) / 10 : 0;
       out.embed_sample = embedded;
       const e = await core.models.getEmbedder();
@@ -127,16 +128,17 @@ registerBench({
     }
 
     // 3. Relevance latency at 10k and N chunks (copies with random vectors; real query path, query embedded for real).
-    const texts = core.index.pendingEmbedTexts().length ? core.index.pendingEmbedTexts() : [(await core.index.currentStatus()).chunks.toString()];
+    const pending = pendingEmbedTexts(core.index.engine, modelsDir ? sample : Infinity);
+    const texts = pending.length ? pending : [(await core.index.currentStatus()).chunks.toString()];
     const queries = sampleQueries(texts, 60);
     await timeQueries(core, queries.slice(0, 5)); // warm-up
     const have = (await core.index.currentStatus()).chunks;
-    if (have < 10_000) core.index.addSyntheticChunks(10_000 - have, dims);
+    if (have < 10_000) addSyntheticChunks(core.index.engine, 10_000 - have, dims);
     const at10k = await timeQueries(core, queries);
     out.p50_ms_10k = at10k.p50;
     out.p95_ms_10k = at10k.p95;
     if (big > 10_000) {
-      core.index.addSyntheticChunks(big - 10_000, dims);
+      addSyntheticChunks(core.index.engine, big - 10_000, dims);
       const atN = await timeQueries(core, queries);
       out[`p50_ms_${big / 1000}k`] = atN.p50;
       out[`p95_ms_${big / 1000}k`] = atN.p95;
@@ -146,14 +148,14 @@ registerBench({
     out.disk_mb = Math.round((await du(path.join(dataDir, 'index'))) / 1e5) / 10;
 
     // 4. Rerun on the unchanged tree: nothing may be embedded again.
-    core = await openCore({ dataDir, folders: [repo], autoIndex: false });
+    const rerun = new EmbedCounter(sample);
+    core = await openCore({ dataDir, folders: [repo], autoIndex: false, embedding: rerun.options });
     if (modelsDir) (core.options.settings ??= {}).embeddingModel = MODEL;
-    core.index.embedLimit = sample;
     await core.index.indexAll();
     await core.index.whenIdle();
     // Embedding runs cheapest-first, so a rerun that had lost the vectors would embed exactly the same sample again.
-    out.reembedded_on_rerun = [...core.index.embeddedHashes].filter((h) => firstRun.has(h)).length;
-    out.embedded_on_rerun_new = core.index.embeddedThisProcess - (out.reembedded_on_rerun as number);
+    out.reembedded_on_rerun = [...rerun.hashes].filter((h) => firstRun.has(h)).length;
+    out.embedded_on_rerun_new = rerun.count - (out.reembedded_on_rerun as number);
     await core.dispose();
     out.peak_rss_mb = mb();
 
