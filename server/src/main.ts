@@ -15,6 +15,7 @@ import type { NotificationDef } from './protocol/base';
 import { toAskcodeError } from './core/errors';
 import { VERSION } from './protocol/seeds';
 import { startBridge, type Bridge } from './bridge/bridge';
+import { strictStdio } from './stdioTransport';
 
 export interface WorkerInitOptions {
   dataDir?: string;
@@ -24,7 +25,17 @@ export interface WorkerInitOptions {
   autoIndex?: boolean;
 }
 
-const connection = createConnection(ProposedFeatures.all);
+const connection = process.argv.includes('--stdio') ? stdioConnection() : createConnection(ProposedFeatures.all);
+
+/** Over stdio the reader is strict (server/src/stdioTransport.ts); a framing error ends the process. */
+function stdioConnection() {
+  const { reader, writer } = strictStdio((why) => {
+    process.stderr.write(`askcode worker: framing error on stdin (${why}); exiting so the client restarts it\n`);
+    // The error reply is flushed before exiting.
+    process.stdout.write('', () => process.exit(2));
+  });
+  return createConnection(ProposedFeatures.all, reader, writer);
+}
 let core: Core | undefined;
 let ready: Promise<Core> | undefined;
 let folders: string[] = [];

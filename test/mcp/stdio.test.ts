@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { makeRepo } from '../bridge/bridgeFixture';
 import { ROOT, SHARED_MODELS } from '../helpers/worker';
-import { linkOutside, checkBadArguments, checkCancelled, checkConcurrent, checkEachTool, checkToolList, indexed, textOf, call } from './mcpFixture';
+import { addCaller, linkOutside, checkBadArguments, checkCancelled, checkConcurrent, checkEachTool, checkToolList, indexed, textOf, call } from './mcpFixture';
 
 describe('MCP over stdio: askcode mcp with the SDK client', function () {
   this.timeout(120_000);
@@ -25,6 +25,7 @@ describe('MCP over stdio: askcode mcp with the SDK client', function () {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'askcode-mcp-'));
     repo = makeRepo(root);
     linkOutside(root, repo);
+    addCaller(repo);
     dataDir = path.join(root, 'data');
     const transport = new StdioClientTransport({
       command: process.execPath,

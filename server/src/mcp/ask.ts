@@ -69,9 +69,9 @@ export async function askQuestion(core: Core, input: AskInput, signal: AbortSign
       relevance: { query: input.question, options: { database: true, question: true } },
       ...(input.conversation ? { conversation: input.conversation } : {}),
     },
-    { emit, connection, signal },
+    { emit, connection, signal, origin: 'mcp' },
   );
-  const stop = () => void core.service.request(QgptStream, { stop: true, request: accepted.request }, { emit, connection }).catch(() => {});
+  const stop = () => void core.service.request(QgptStream, { stop: true, request: accepted.request }, { emit, connection, origin: 'mcp' }).catch(() => {});
   if (signal.aborted) stop();
   signal.addEventListener('abort', stop, { once: true });
   let last: QGPTStreamOutput;

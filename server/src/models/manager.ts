@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import type { Notify } from '../core/service';
 import type { CoreOptions } from '../core/options';
-import type { CreateModelParams } from '../protocol/models';
+import type { CreateModelParams, ModelScoresIncrementParams } from '../protocol/models';
 import type { ModelHub, Embedder, Generator, ChatMessage, GenerateOptions } from '../core/interfaces';
 import { cancelled, conflict, forbidden, invalid, notFound, offline, unavailable } from '../core/errors';
 import type { Model, Models, ModelDeleteCacheOutput, ModelDownloadProgressStatusEnum } from '../protocol/wire';
@@ -21,6 +21,7 @@ import { transformers } from './transformers';
 import { freeMemory } from './memory';
 import { apiKeyLookup, checkCreateSecrets, createdVia, type CreatedVia } from './secretPolicy';
 import { applyUpdate, bumpScore, incrementOf } from './update';
+import type { SeededScoreIncrement } from '../protocol/models';
 
 /** A custom model registered as a bare label (as the SDK's own example does): a state conflict, not an outage. */
 const noSource = (name: string, what: 'load' | 'download') =>
@@ -476,7 +477,7 @@ export class ModelManager implements ModelHub {
     const next = await this.registry.mutate((recs) => {
       const rec = recs.get(id);
       if (!rec) throw notFound(`no model with id ${id}`, 'id');
-      const updated = applyUpdate(rec, input as Model, [...recs.values()]);
+      const updated = applyUpdate(rec, input, [...recs.values()]);
       recs.set(id, updated);
       return updated;
     });
@@ -485,7 +486,7 @@ export class ModelManager implements ModelHub {
   }
 
   /** `model/scores/increment`: bumps the model's usage counters. */
-  async incrementScore(params: { model: string; input?: unknown }): Promise<null> {
+  async incrementScore(params: ModelScoresIncrementParams): Promise<null> {
     const id = params.model;
     const inc = incrementOf(params.input);
     await this.registry.mutate((recs) => {

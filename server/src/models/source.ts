@@ -3,6 +3,7 @@ import { invalid } from '../core/errors';
 import { parseParams } from '../core/validation';
 import { ModelSourceSchema, type CreateModelParams, type ModelSource } from '../protocol/models';
 import type { SeededModel } from '../protocol/wire';
+import { knownModelFields } from './knownFields';
 
 /** A checked source with its folder path normalised (the registry compares paths as strings). */
 export function normalizeSource(s: ModelSource): ModelSource {
@@ -37,9 +38,9 @@ export function sourceFromUnique(unique: string | null | undefined): ModelSource
 }
 
 /** The SeededModel part of a create request: askcode's extension and server-owned keys dropped, null fields left out. */
+/** The SeededModel fields of a create, and no other (askcode's own, `id`, computed facts, unknown keys), each under a cap. */
 export function seededOnly(p: CreateModelParams): SeededModel {
-  const { askcode: _a, ...rest } = p as CreateModelParams & Record<string, unknown>;
-  for (const k of ['id', 'loaded', 'downloading', 'score']) delete (rest as Record<string, unknown>)[k];
-  for (const [k, v] of Object.entries(rest)) if (v === null) delete (rest as Record<string, unknown>)[k];
-  return rest as SeededModel;
+  const rest = { ...(p as unknown as Record<string, unknown>) };
+  for (const [k, v] of Object.entries(rest)) if (v === null) delete rest[k];
+  return knownModelFields(rest);
 }

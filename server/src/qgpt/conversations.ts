@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { JsonFile, sweepStaleTemp } from '../core/jsonFile';
 import type { Logger } from '../core/logger';
-import { AskcodeError, notFound } from '../core/errors';
+import { AskcodeError, invalid, notFound } from '../core/errors';
 import type { ConversationMessageRecord, ConversationRecord, ConversationSummary } from '../protocol/workspace';
 
 function isRecord(v: unknown): v is ConversationRecord {

@@ -177,7 +177,9 @@ export async function targetsFromConversation(messages: QGPTConversationMessage[
   for (const m of messages) {
     const withLines = [...m.text.matchAll(/(\/?(?:[\w.@-]+\/)*[\w.@-]+\.[A-Za-z]\w{0,9}):(\d+)(?:-(\d+))?/g)];
     const refs: { p: string; s?: number; e?: number }[] = withLines.map((x) => ({ p: x[1], s: Number(x[2]), e: Number(x[3] ?? x[2]) }));
-    for (const p of entitiesOf(m.text).paths) refs.push({ p });
+    // `a.ts:10-20` names lines of a.ts, not the whole file: the bare path it also contains is not a second target.
+    const ranged = new Set(refs.map((r) => r.p));
+    for (const p of entitiesOf(m.text).paths) if (!ranged.has(p)) refs.push({ p });
     for (const r of refs) {
       const candidates = path.isAbsolute(r.p) ? [r.p] : folders.map((f) => path.join(f, r.p));
       for (const c of candidates) {
