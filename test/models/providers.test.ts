@@ -138,8 +138,18 @@ describe('ModelHub providers (in-process core, real tiny models)', function () {
       const said = warnings.filter((w) => /embedding model/.test(w));
       assert.equal(said.length, 1, JSON.stringify(warnings));
       // The reason is named here; the index says once that relevance then runs on BM25 alone.
-      assert.match(said[0]!, /embedding model unavailable: .*not downloaded/);
+      assert.match(said[0]!, /embedding model unavailable, search uses keywords only: .*not downloaded/);
       assert.equal((await model(c2, 'minilm-l6-shape-random-weights')).loaded, false);
+      await c2.dispose();
+      // The next start in the same data folder does not say it again.
+      warnings.length = 0;
+      const c3 = await open(d2);
+      try {
+        assert.equal(await c3.models.getEmbedder(), null);
+        assert.deepEqual(warnings.filter((w) => /embedding model/.test(w)), [], 'said once per data folder, not on every start');
+      } finally {
+        await c3.dispose();
+      }
     } finally {
       await c2.dispose();
       fs.rmSync(d2, { recursive: true, force: true });

@@ -80,7 +80,8 @@ export class EmbeddingQueue {
       this.progress.bm25Only = true;
       if (!this.saidBm25Only) {
         this.saidBm25Only = true;
-        this.ctx.log.warn('no embedding model: relevance runs on BM25 alone');
+        // The models area says why, once per data folder; this is the index's side of it.
+        this.ctx.log.debug('no embedding model: relevance runs on BM25 alone');
       }
       return null;
     }

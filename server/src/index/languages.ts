@@ -79,9 +79,16 @@ export function isCode(lang: LanguageInfo): boolean {
   return !!lang.grammar || ['vue', 'svelte', 'kotlin', 'swift', 'scala', 'lua', 'shell', 'sql'].includes(lang.id);
 }
 
-const TEST_PATH = /(^|\/)(tests?|__tests__|__mocks__|testing|spec|specs|e2e|playground|fixtures?)\/|\.(test|spec|e2e)\.[a-z]+$|(^|\/)test_[^/]*$|_test\.[a-z]+$|(^|\/)conftest\.py$/i;
+const TEST_PATH = /(^|\/)(tests?|__tests__|__mocks__|__fixtures__|testing|testdata|test-data|spec|specs|e2e|runtime-tests?|playground|fixtures?|mocks?)\/|\.(test|spec|e2e|mock)\.[a-z]+$|[-_]mocks?\.[a-z]+$|(^|\/)test_[^/]*$|_test\.[a-z]+$|(^|\/)conftest\.py$/i;
 
-/** Tests, fixtures and playgrounds: rarely the answer to "where is this implemented". */
+/** Tests, mocks, fixtures and playgrounds (JS/TS, Python, Go, Rust, Java): rarely the answer to "where is this implemented". */
 export function isTestPath(relPath: string): boolean {
   return TEST_PATH.test(relPath.replace(/\\/g, '/'));
+}
+
+const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?|benchmarks?|benches|bench)\/|\.bench\.[a-z]+$|(^|\/)docs?\/(.*\/)?[^/]+\.(py|pyi|[cm]?[jt]sx?|go|rs|java|rb|php|cs)$/i;
+
+/** Examples, benchmarks and code inside documentation: illustrations of the code, not the code. */
+export function isExamplePath(relPath: string): boolean {
+  return EXAMPLE_PATH.test(relPath.replace(/\\/g, '/'));
 }

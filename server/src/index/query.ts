@@ -1,5 +1,6 @@
 import { terms, pathTerms, splitIdentifier } from './tokens';
 import type { QueryTerm } from './bm25';
+import { analyzeQuestion, type QuestionInfo } from './question';
 
 /** A question, commit message or issue text turned into weighted search terms and path hints. */
 export interface ParsedQuery {
@@ -10,6 +11,8 @@ export interface ParsedQuery {
   pathHints: string[];
   /** The text asks about tests, so test files are not pushed down. */
   aboutTests: boolean;
+  /** What kind of text this is, and the code names it mentions. */
+  question: QuestionInfo;
 }
 
 const FILE_MENTION = /(?:[A-Za-z0-9_.\-]+\/)*[A-Za-z0-9_\-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|mts|go|rs|java|c|h|cc|cpp|hpp|cs|rb|php|vue|svelte|md|rst|json|toml|ya?ml)\b/g;
@@ -50,12 +53,14 @@ export function parseQuery(text: string): ParsedQuery {
   }
 
   // Repeats count, but with diminishing returns (a traceback repeats one word twenty times).
-  const list: QueryTerm[] = [...weights].map(([term, w]) => ({ term, weight: 1 + Math.log(w) }));
+  const question = analyzeQuestion(text);
+  const list: QueryTerm[] = [...weights].map(([term, w]) => ({ term, weight: (1 + Math.log(w)) * (question.framing.get(term) ?? 1) }));
   return {
     terms: list,
     pathTerms: [...pathW].map(([term, weight]) => ({ term, weight })),
     pathHints: [...hints],
-    aboutTests: /\b(tests?|testing|spec|pytest fixture|unit test)\b/i.test(stripTypePrefix(text)) && !/^\s*(fix|feat|refactor|perf|chore)/i.test(text),
+    question,
+    aboutTests: /\b(tests?|tested|testing|spec|pytest fixture|unit test)\b/i.test(stripTypePrefix(text)) && !/^\s*(fix|feat|refactor|perf|chore)/i.test(text),
   };
 }
 

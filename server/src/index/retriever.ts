@@ -52,6 +52,8 @@ export class Retriever {
       filter = (k) => keys.has(k);
     }
     const queryVector = await this.embeddings.queryVector(query, signal);
+    // Right after start, definitions are still being re-read from the stored chunks: relevance does
+    // not wait for them (the first question on a big repository would), it ranks without them.
     return this.ctx.engine.search(query, { limit, filter, queryVector }).hits;
   }
 

@@ -1,7 +1,8 @@
 import { Bm25, countTerms, type QueryTerm } from './bm25';
 import { terms, pathTerms } from './tokens';
 import { parseQuery, matchesHint, MAX_QUERY_TERMS, type ParsedQuery } from './query';
-import { isTestPath } from './languages';
+import { isTestPath, isExamplePath } from './languages';
+import { findReferences, symbolTargets, type SymbolIndex, type SymbolTarget } from './symbols';
 
 /** What the engine keeps per chunk (text included: snippets come back without a disk read). */
 export interface ChunkRecord {
@@ -48,6 +49,21 @@ export interface RankParams {
   rrfK: number;
   perFileCap: number;
   floor: number;
+  /** Examples, benchmarks and code in docs, unless the text is about them. */
+  exampleFactor: number;
+  /** Tests, for a question in prose that does not name tests (a third of the dev questions' answers cite one). */
+  questionTestFactor: number;
+  /** Documents, for a question in prose ("how do I…" is often answered by the docs). */
+  questionProseFactor: number;
+  /** The path's share of the file score for a question in prose (words of a path are not its content). */
+  questionPathW: number;
+  /** Added for the files that define (or call) a code name the text mentions, per unit of target. */
+  symbolW: number;
+  /** The same for commit messages and issue texts. */
+  symbolTextW: number;
+  /** Added for the file whose definition's name the text spells out in words, scaled to the best such file. */
+  nameW: number;
+  nameTextW: number;
 }
 
 export const DEFAULT_RANK: RankParams = {
@@ -62,6 +78,14 @@ export const DEFAULT_RANK: RankParams = {
   rrfK: 20,
   perFileCap: 2,
   floor: 0.05,
+  exampleFactor: 0.35,
+  questionPathW: 0.2,
+  questionTestFactor: 0.5,
+  questionProseFactor: 0.6,
+  symbolW: 0.5,
+  symbolTextW: 0.3,
+  nameW: 0.3,
+  nameTextW: 0,
 };
 
 interface FileEntry {
@@ -71,6 +95,7 @@ interface FileEntry {
   fileDoc: number;
   pathDoc: number;
   test: boolean;
+  example: boolean;
   code: boolean;
 }
 
@@ -227,11 +252,17 @@ export class SearchEngine {
     }
     const fileDoc = this.fileIdx.add(fileTf, fileLen);
     const pathDoc = this.pathIdx.add(countTerms(pTerms), pTerms.length);
-    const entry: FileEntry = { key, rel, chunks: docs, fileDoc, pathDoc, test: isTestPath(rel), code: chunks[0]!.code };
+    const entry: FileEntry = { key, rel, chunks: docs, fileDoc, pathDoc, test: isTestPath(rel), example: isExamplePath(rel), code: chunks[0]!.code };
     for (const d of docs) this.chunkFile[d] = fileDoc;
     this.fileByDoc[fileDoc] = entry;
     this.files.set(key, entry);
   }
+
+  /** The definitions of the files in this engine, when there are any: questions that name code use them. */
+  symbols?: SymbolIndex;
+
+  /** Ranking knobs over the defaults for every search (the retrieval benchmark's `--rank-params`). */
+  rankOverrides: Partial<RankParams> = {};
 
   /** Called with each file key that leaves the engine (the symbol index follows). */
   onFileRemoved?: (key: string) => void;
@@ -271,7 +302,7 @@ export class SearchEngine {
   }
 
   search(text: string, opts: SearchOptions = {}): { hits: Hit[]; parsed: ParsedQuery } {
-    const p = { ...DEFAULT_RANK, ...opts.params };
+    const p = { ...DEFAULT_RANK, ...this.rankOverrides, ...opts.params };
     const limit = opts.limit ?? 20;
     const parsed = parseQuery(text);
     const q = this.topTerms(parsed.terms);
@@ -310,21 +341,48 @@ export class SearchEngine {
     maxP ||= 1;
     const lex = new Float64Array(nFiles);
     const lexFiles: number[] = [];
+    const natural = parsed.question.natural;
+    const pathW = natural ? p.questionPathW : p.pathW;
+    const aboutExamples = /\b(examples?|samples?|demos?|benchmarks?|docs? snippets?)\b/i.test(text);
+    const symW = natural ? p.symbolW : p.symbolTextW;
+    const targets = symW > 0 ? this.symbolTargetsOf(parsed, allowFile) : undefined;
+    const nameW = natural ? p.nameW : p.nameTextW;
+    const names = nameW > 0 && this.symbols?.size ? this.nameTargets(q) : undefined;
+    if (names) {
+      for (const [key, t] of names) {
+        const prev = targets?.get(key);
+        if (prev) prev.lines.push(...t.lines);
+      }
+    }
+    const targetOf = (entry: FileEntry) => (targets && symW > 0 ? targets.get(entry.key) : undefined) ?? names?.get(entry.key);
     const consider = (fd: number) => {
       if (lex[fd]! > 0) return;
       const entry = this.fileByDoc[fd];
       if (!entry) return;
       const bc = bestChunk[fd]!;
-      let s = (p.chunkW * (bc >= 0 ? c.scores[bc]! : 0)) / maxC + (p.fileW * f.scores[fd]!) / maxF + (p.pathW * pa.scores[fd]!) / maxP;
+      let s = (p.chunkW * (bc >= 0 ? c.scores[bc]! : 0)) / maxC + (p.fileW * f.scores[fd]!) / maxF + (pathW * pa.scores[fd]!) / maxP;
       if (parsed.pathHints.length && parsed.pathHints.some((h) => matchesHint(entry.rel, h))) s += p.mentionBonus;
-      if (entry.test && !parsed.aboutTests) s *= p.testFactor;
-      else if (!entry.code) s *= p.proseFactor;
+      const t = targets?.get(entry.key);
+      if (t) s = t.definesOnly ? s * 0.5 : s + symW * t.bonus;
+      const nm = names?.get(entry.key);
+      if (nm) s += nameW * nm.bonus;
+      if (parsed.question.asksForTests) {
+        // "How is X tested?": the tests are the answer, the code they test comes after them.
+        if (!entry.test) s *= p.questionTestFactor;
+      } else if (entry.test && !parsed.aboutTests) s *= natural ? p.questionTestFactor : p.testFactor;
+      else if (entry.example && !aboutExamples) s *= p.exampleFactor;
+      else if (!entry.code && !parsed.question.howTo) s *= natural ? p.questionProseFactor : p.proseFactor;
       if (s <= 0) return;
       lex[fd] = s;
       lexFiles.push(fd);
     };
     for (const fd of f.touched) consider(fd);
     for (const d of c.touched) consider(this.chunkFile[d]!);
+    // A named definition counts even where the text shares no other word with its file.
+    for (const key of [...(targets?.keys() ?? []), ...(names?.keys() ?? [])]) {
+      const e = this.files.get(key);
+      if (e && (!allowed || allowed[e.fileDoc])) consider(e.fileDoc);
+    }
     // Files named outright but sharing no term with the text still count.
     if (parsed.pathHints.length) {
       for (const entry of this.files.values()) {
@@ -404,8 +462,9 @@ export class SearchEngine {
       if (fs < top * p.floor) break;
       const entry = this.fileByDoc[fd]!;
       fileRank++;
+      const focus = targetOf(entry)?.lines;
       const ranked = entry.chunks
-        .map((d) => ({ d, s: c.scores[d]! / maxC + (simOf(d) ?? 0) }))
+        .map((d) => ({ d, s: c.scores[d]! / maxC + (simOf(d) ?? 0) + (focus && this.covers(d, focus) ? 1 : 0) }))
         .sort((a, b) => b.s - a.s);
       const best = ranked[0]!.s;
       const pick = ranked.filter((r, i) => i === 0 || (r.s > 0 && r.s >= best * 0.6)).slice(0, p.perFileCap);
@@ -425,6 +484,41 @@ export class SearchEngine {
       }
     }
     return { hits, parsed };
+  }
+
+  /** Files by the definition whose name the query spells out, bonus 1 for the best. */
+  private nameTargets(q: QueryTerm[]): Map<string, SymbolTarget> | undefined {
+    const query = new Map<string, number>();
+    for (const t of q) if (!t.term.startsWith('=')) query.set(t.term, t.weight);
+    const found = this.symbols!.nameMatches(query, (t) => this.chunkIdx.idf(t));
+    let max = 0;
+    for (const v of found.values()) max = Math.max(max, v.score);
+    if (!max) return undefined;
+    const out = new Map<string, SymbolTarget>();
+    for (const [key, v] of found) if (v.score >= max * 0.3) out.set(key, { bonus: v.score / max, lines: [v.def.startLine] });
+    return out;
+  }
+
+  private covers(doc: number, lines: number[]): boolean {
+    const ch = this.chunks[doc];
+    return !!ch && lines.some((l) => ch.startLine <= l && l <= ch.endLine);
+  }
+
+  /** Files the text's code names point at (definitions, or call sites when it asks where they are used). */
+  private symbolTargetsOf(parsed: ParsedQuery, allowFile?: (key: string) => boolean): Map<string, SymbolTarget> | undefined {
+    const q = parsed.question;
+    if (!this.symbols || !this.symbols.size || !q.symbols.length) return undefined;
+    const refs = (name: string) => {
+      const ts = terms(name.split(/[.:#]/).pop() ?? '');
+      const term = ts.find((t) => t.startsWith('=')) ?? (ts.length === 1 ? ts[0] : undefined);
+      // A name without a term of its own (a stop word) would mean scanning every chunk per query.
+      if (!term) return [];
+      return findReferences(name, [...this.chunksWithTerm(term)].filter((c) => c.code), this.symbols!, { limit: 200 });
+    };
+    // "Where is X used" is a question's intent; a commit's "use X" is not.
+    const targets = symbolTargets(q.symbols, q.natural ? q.intent : 'about', this.symbols, parsed.aboutTests, refs);
+    if (allowFile) for (const k of [...targets.keys()]) if (!allowFile(k)) targets.delete(k);
+    return targets.size ? targets : undefined;
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { Node as TSNode } from 'web-tree-sitter';
 import type { SymbolKind, SymbolDefinition, SymbolReference } from '../protocol/symbols';
 import { isTestPath } from './languages';
+import { terms } from './tokens';
 
 /**
  * The symbol index: definitions read from the tree-sitter parse the chunker already does
@@ -8,6 +9,8 @@ import { isTestPath } from './languages';
  * their enclosing definitions, kept in memory per file and replaced with the file. References are
  * found on demand in the chunk texts the search engine holds (candidates from its postings), so
  * the index costs nothing per identifier occurrence: see `findReferences`.
+ * One concern in one file (~540 lines): extraction, the index, references, and the files a
+ * question's code names point at (`symbolTargets`, `nameMatches`).
  */
 
 /** One definition in one file (lines 1-based, inclusive). */
@@ -162,6 +165,8 @@ interface FileEntry {
 export interface FindOptions {
   kind?: SymbolKind;
   limit?: number;
+  /** Exact and qualified names only (no prefix scan over every name): what relevance asks per query. */
+  exact?: boolean;
 }
 
 /** A definition with the file key it was found in (the engine's key: an absolute path). */
@@ -178,6 +183,13 @@ export class SymbolIndex {
   /** Lower-cased name → plain names (for case-insensitive look-ups). */
   private readonly byLower = new Map<string, Set<string>>();
   private defs = 0;
+  /**
+   * Stemmed name part → the definitions whose name has it (`open_resource` → open, resourc). Entries
+   * of replaced files are skipped by identity and squeezed out when they outnumber the live ones.
+   */
+  private readonly parts = new Map<string, { entry: FileEntry; def: FileSymbol; key: string; parts: string[] }[]>();
+  private partEntries = 0;
+  private deadPartEntries = 0;
 
   get size(): number {
     return this.defs;
@@ -189,8 +201,18 @@ export class SymbolIndex {
   setFile(key: string, rel: string, language: string, defs: FileSymbol[]): void {
     this.removeFile(key);
     if (!defs.length) return;
-    this.files.set(key, { rel, language, test: isTestPath(rel), defs });
+    const entry: FileEntry = { rel, language, test: isTestPath(rel), defs };
+    this.files.set(key, entry);
     this.defs += defs.length;
+    for (const def of defs) {
+      const parts = [...new Set(terms(def.name))].filter((t) => !t.startsWith('='));
+      for (const t of parts) {
+        let list = this.parts.get(t);
+        if (!list) this.parts.set(t, (list = []));
+        list.push({ entry, def, key, parts });
+        this.partEntries++;
+      }
+    }
     for (const d of defs) {
       let s = this.byName.get(d.name);
       if (!s) this.byName.set(d.name, (s = new Set()));
@@ -207,6 +229,8 @@ export class SymbolIndex {
     if (!f) return;
     this.files.delete(key);
     this.defs -= f.defs.length;
+    this.deadPartEntries += f.defs.length;
+    if (this.deadPartEntries > 10_000 && this.deadPartEntries > this.partEntries / 2) this.compactParts();
     for (const d of f.defs) {
       const s = this.byName.get(d.name);
       if (!s) continue;
@@ -220,7 +244,62 @@ export class SymbolIndex {
     }
   }
 
+  private compactParts(): void {
+    this.partEntries = 0;
+    for (const [t, list] of this.parts) {
+      const live = list.filter((x) => this.files.get(x.key) === x.entry);
+      if (live.length) this.parts.set(t, live);
+      else this.parts.delete(t);
+      this.partEntries += live.length;
+    }
+    this.deadPartEntries = 0;
+  }
+
+  /**
+   * Definitions whose name the text spells out in its own words ("the method that opens
+   * resources" → `open_resource`): each name's parts weighted by `idf`, scored by the weight
+   * the text covers, kept when it covers nearly all of the name. Per file, the best definition.
+   */
+  nameMatches(query: Map<string, number>, idf0: (term: string) => number, maxDefsPerPart = 2000): Map<string, { score: number; def: FileSymbol }> {
+    const idfs = new Map<string, number>();
+    const idf = (t: string) => {
+      let v = idfs.get(t);
+      if (v === undefined) idfs.set(t, (v = idf0(t)));
+      return v;
+    };
+    const covered = new Map<FileSymbol, { key: string; got: number; parts: string[] }>();
+    for (const [t, w] of query) {
+      const list = this.parts.get(t);
+      if (!list || list.length > maxDefsPerPart) continue;
+      const v = idf(t) * Math.min(1, w);
+      for (const x of list) {
+        const c = covered.get(x.def);
+        if (c) c.got += v;
+        else if (this.files.get(x.key) === x.entry) covered.set(x.def, { key: x.key, got: v, parts: x.parts });
+      }
+    }
+    const best = new Map<string, { score: number; def: FileSymbol }>();
+    for (const [def, c] of covered) {
+      const parts = c.parts;
+      // Nothing but a name's one common word in the text: not worth the sum.
+      if (parts.length > 1 && c.got < idf(parts[0]!) * 0.5 && c.got < idf(parts[parts.length - 1]!) * 0.5) continue;
+      let total = 0;
+      for (const t of parts) total += idf(t);
+      const coverage = total > 0 ? c.got / total : 0;
+      // One-word names match too easily ("get", "run"): they need to be rare.
+      if (coverage < 0.99 && (parts.length < 3 || coverage < 0.66)) continue;
+      if (parts.length === 1 && idf(parts[0]!) < 4) continue;
+      const score = c.got * coverage;
+      const prev = best.get(c.key);
+      if (!prev || score > prev.score) best.set(c.key, { score, def });
+    }
+    return best;
+  }
+
   clear(): void {
+    this.parts.clear();
+    this.partEntries = 0;
+    this.deadPartEntries = 0;
     this.files.clear();
     this.byName.clear();
     this.byLower.clear();
@@ -288,7 +367,7 @@ export class SymbolIndex {
     } else {
       scanName(last, () => 0);
     }
-    if (found.length < limit && last.length >= 3) {
+    if (found.length < limit && last.length >= 3 && !opts.exact) {
       for (const name of this.byName.keys()) {
         if (name !== last && name.startsWith(last)) scanName(name, (d) => (!qualified || d.qualifiedName.includes(qualified.slice(0, qualified.lastIndexOf('.'))) ? 2 : undefined));
       }
@@ -392,4 +471,71 @@ function insideString(line: string, at: number): boolean {
     else if (ch === '`' && !single && !double) back = !back;
   }
   return single || double;
+}
+
+// ---- symbols named by a question ---------------------------------------------------------
+
+/** A file a question's named symbol points at: how strongly, and the lines to show. */
+export interface SymbolTarget {
+  bonus: number;
+  lines: number[];
+  /** Asked where a name is called: this file only defines it, so it is not the answer. */
+  definesOnly?: boolean;
+}
+
+/** Files defining more than this many times the same name say nothing about which is meant. */
+const MAX_DEFINING_FILES = 6;
+const CLASS_LIKE = new Set<SymbolKind>(['class', 'interface', 'type', 'enum']);
+
+/**
+ * The files a question's code names point at: each name's definition (or, asked where it is
+ * called or used, its call sites), split between the files that define it. A plain Capitalised
+ * word counts only as a class-like definition found in few files ("the Rational class"), so
+ * English words that happen to be method names elsewhere do not move the ranking.
+ */
+export function symbolTargets(
+  named: { name: string; codeShaped: boolean }[],
+  intent: 'definition' | 'usage' | 'about',
+  symbols: SymbolIndex,
+  aboutTests: boolean,
+  references: (name: string) => SymbolReference[],
+): Map<string, SymbolTarget> {
+  const out = new Map<string, SymbolTarget>();
+  const give = (key: string, bonus: number, line: number) => {
+    const t = out.get(key);
+    if (t) {
+      t.bonus = Math.min(2, t.bonus + bonus);
+      t.definesOnly = false;
+      if (t.lines.length < 8) t.lines.push(line);
+    } else out.set(key, { bonus: Math.min(2, bonus), lines: [line] });
+  };
+  for (const s of named.slice(0, 8)) {
+    let defs: FoundSymbol[] = [];
+    // `app.config.from_prefixed_env` names an instance path, not a qualified name: try its tail.
+    const parts = s.name.replace(/::|#/g, '.').split('.');
+    for (let k = 0; k < parts.length && !defs.length; k++) {
+      const tail = parts.slice(k).join('.');
+      if (k > 0 && parts.length - k === 1 && !/[_A-Z]/.test(tail.slice(1))) break;
+      defs = symbols.find(tail, { limit: 50, exact: true }).filter((d) => d.match <= 1 || (s.codeShaped && d.match === 3));
+    }
+    if (!s.codeShaped) defs = defs.filter((d) => CLASS_LIKE.has(d.kind) && d.match === 0);
+    if (!aboutTests && defs.some((d) => !d.test)) defs = defs.filter((d) => !d.test);
+    const files = new Set(defs.map((d) => d.path));
+    if (!files.size || files.size > MAX_DEFINING_FILES) continue;
+    if (intent === 'usage') {
+      const refs = references(s.name).filter((r) => aboutTests || !isTestPath(r.relativePath));
+      const calls = refs.some((r) => r.kind === 'call') ? refs.filter((r) => r.kind === 'call') : refs;
+      const perFile = new Map<string, SymbolReference[]>();
+      for (const r of calls) perFile.set(r.path, [...(perFile.get(r.path) ?? []), r]);
+      const ranked = [...perFile].sort((a, b) => b[1].length - a[1].length).slice(0, 5);
+      ranked.forEach(([key, rs], i) => give(key, 2 / (i + 1), rs[0]!.startLine));
+      if (ranked.length) {
+        for (const d of defs) if (!out.has(d.path)) out.set(d.path, { bonus: 0, lines: [d.startLine], definesOnly: true });
+        continue;
+      }
+    }
+    const weight = (s.codeShaped ? 1 : 0.6) / files.size;
+    for (const d of defs) give(d.path, weight * (d.match === 3 ? 0.5 : 1), d.startLine);
+  }
+  return out;
 }

@@ -49,6 +49,7 @@ export class WorkspaceIndex implements RetrieverContract {
       disposed: false,
     });
     ctx.engine.onFileRemoved = (key) => ctx.symbols.removeFile(key);
+    ctx.engine.symbols = ctx.symbols;
     this.progress = new Progress(ctx, () => this.indexer.isPaused, onProgress);
     this.catalog = new Catalog(ctx, this.progress, (folder, byPath) => this.loadSymbols(folder, byPath));
     this.indexer = new Indexer(ctx, this.catalog, this.progress);
@@ -96,8 +97,9 @@ export class WorkspaceIndex implements RetrieverContract {
   }
 
   /** Resolves once every queued index job (and the embedding run it started) is done. */
-  whenIdle(): Promise<void> {
-    return this.indexer.whenIdle(() => this.embeddings.run);
+  async whenIdle(): Promise<void> {
+    await this.indexer.whenIdle(() => this.embeddings.run);
+    await this.symbolsReady();
   }
 
   /** Embeds what is pending now (the index does this by itself after each lexical pass). */

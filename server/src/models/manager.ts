@@ -3,8 +3,9 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import type { Notify } from '../core/service';
 import type { CoreOptions } from '../core/options';
-import type { CreateModelParams, ModelScoresIncrementParams } from '../protocol/models';
+import type { CreateModelParams } from '../protocol/models';
 import type { ModelHub, Embedder, Generator, ChatMessage, GenerateOptions } from '../core/interfaces';
+import { SaidOnce } from '../core/saidOnce';
 import { cancelled, conflict, forbidden, invalid, notFound, offline, unavailable } from '../core/errors';
 import type { Model, Models, ModelDeleteCacheOutput, ModelDownloadProgressStatusEnum } from '../protocol/wire';
 import { ModelDownloadProgressNotification, ModelsIdentifiersNotification } from '../protocol/models';
@@ -21,7 +22,6 @@ import { transformers } from './transformers';
 import { freeMemory } from './memory';
 import { apiKeyLookup, checkCreateSecrets, createdVia, type CreatedVia } from './secretPolicy';
 import { applyUpdate, bumpScore, incrementOf } from './update';
-import type { SeededScoreIncrement } from '../protocol/models';
 
 /** A custom model registered as a bare label (as the SDK's own example does): a state conflict, not an outage. */
 const noSource = (name: string, what: 'load' | 'download') =>
@@ -52,15 +52,18 @@ export class ModelManager implements ModelHub {
   private readonly downloads = new Map<string, { ac: AbortController; promise: Promise<void> }>();
   private embedder: { key: string; promise: Promise<Embedder | null>; failedAt?: number } | undefined;
   private readonly warned = new Set<string>();
+  private readonly said: SaidOnce;
   private disposed = false;
 
   private constructor(readonly options: CoreOptions, private readonly notify: Notify) {
+    this.said = new SaidOnce(options.dataDir, options.log);
     this.registry = new Registry(options.dataDir, options.log);
     this.cache = new ModelCache(path.join(options.dataDir, 'models'));
   }
 
   static async create(options: CoreOptions, notify: Notify): Promise<ModelManager> {
     const m = new ModelManager(options, notify);
+    await m.said.load();
     await m.init();
     return m;
   }
@@ -219,13 +222,14 @@ export class ModelManager implements ModelHub {
     if (usage !== 'TEXT_EMBEDDING' && !usageIsLlm(usage)) throw invalid(`${r.model.name} has usage ${usage}, which askcode cannot run`, 'model');
     let dir = await this.weightsDir(r);
     if (!dir && r.model.id === MINILM_MODEL_ID && !this.options.modelsDir) {
-      this.options.log.info(`fetching ${r.model.name} (${r.model.bytes?.readable}) for semantic search, once`);
+      this.said.say(`fetch:${r.model.id}`, 'info', `fetching ${r.model.name} (${r.model.bytes?.readable}) for semantic search`);
       await this.download(r);
       dir = await this.weightsDir(r);
+      if (dir) this.said.forget(`fetch:${r.model.id}`);
     }
     if (!dir) {
       if (r.origin === 'custom' && !r.folder) throw unavailable(`${r.model.name} has no local weights to load`);
-      throw unavailable(`${r.model.name} is not downloaded: call model/download first${this.options.modelsDir ? ` (or put its folder in ASKCODE_MODELS_DIR)` : ''}`);
+      throw unavailable(`${r.model.name} is not downloaded yet: download it first${this.options.modelsDir ? ` (or put its folder in ASKCODE_MODELS_DIR)` : ''}`);
     }
     const facts = await inspectFolder(dir, r.dtype);
     if (!facts) throw unavailable(`${dir} is not a transformers.js model folder (config.json and onnx/ expected)`);
@@ -284,9 +288,13 @@ export class ModelManager implements ModelHub {
       if (!r) return null;
       try {
         const first = (await this.ensureLoaded(r)) as OnnxEmbedder;
+        this.said.forget(`embedder:${key}`);
         return new ManagedEmbedder(r.model.id, first.dims, first, async () => (await this.ensureLoaded(this.record(r.model.id))) as OnnxEmbedder);
       } catch (e) {
-        this.warnOnce(`embedder:${key}`, `embedding model unavailable: ${(e as Error).message}`);
+        if (!this.warned.has(`embedder:${key}`)) {
+          this.warned.add(`embedder:${key}`);
+          this.said.say(`embedder:${key}`, 'warn', `embedding model unavailable, search uses keywords only: ${(e as Error).message}`);
+        }
         entry.failedAt = Date.now();
         return null;
       }
@@ -313,6 +321,11 @@ export class ModelManager implements ModelHub {
     }
     const first = (await this.ensureLoaded(r)) as OnnxGenerator;
     return new ManagedGenerator(r.model.id, first.contextTokens, first, async () => (await this.ensureLoaded(this.record(r.model.id))) as OnnxGenerator);
+  }
+
+  /** The name a person knows a model by (for notices), or undefined for an unknown id. */
+  modelName(id: string): string | undefined {
+    return this.resolve(id)?.model.name;
   }
 
   defaultConversationModelId(): string {
@@ -477,7 +490,7 @@ export class ModelManager implements ModelHub {
     const next = await this.registry.mutate((recs) => {
       const rec = recs.get(id);
       if (!rec) throw notFound(`no model with id ${id}`, 'id');
-      const updated = applyUpdate(rec, input, [...recs.values()]);
+      const updated = applyUpdate(rec, input as Model, [...recs.values()]);
       recs.set(id, updated);
       return updated;
     });
@@ -486,7 +499,7 @@ export class ModelManager implements ModelHub {
   }
 
   /** `model/scores/increment`: bumps the model's usage counters. */
-  async incrementScore(params: ModelScoresIncrementParams): Promise<null> {
+  async incrementScore(params: { model: string; input?: unknown }): Promise<null> {
     const id = params.model;
     const inc = incrementOf(params.input);
     await this.registry.mutate((recs) => {
@@ -545,6 +558,7 @@ export class ModelManager implements ModelHub {
   async dispose(): Promise<void> {
     for (const id of [...this.downloads.keys()]) await this.cancelDownload(id);
     await this.unloadAll();
+    await this.said.flush();
     this.disposed = true;
   }
 }

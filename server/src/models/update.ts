@@ -22,6 +22,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
  * model (`unique`, `usage`, `cloud`, `provider`, …) cannot change: a different model is a new one.
  */
 export function applyUpdate(rec: ModelRecord, input: Model, others: ModelRecord[]): ModelRecord {
+  // `input` passed the protocol's ModelUpdate schema (a SeededModel with its id).
   if (input.score !== undefined && input.score !== null) checkScore(input.score);
   const mutable: readonly string[] = rec.origin === 'custom' ? CUSTOM_MUTABLE : BUILTIN_MUTABLE;
   const before = rec.model as unknown as Record<string, unknown>;

@@ -1,5 +1,5 @@
 import type { Service } from '../core/service';
-import { CodeRead } from '../protocol/symbols';
+import { CodeRead, type CodeReadParams } from '../protocol/symbols';
 import { readCode } from '../index/readCode';
 
 export interface CodeDeps {
@@ -9,5 +9,5 @@ export interface CodeDeps {
 
 /** `askcode/code/read`: lines of a file inside the workspace folders (citations, MCP `read_code`). */
 export function registerCode(service: Service, deps: CodeDeps): void {
-  service.register(CodeRead, (params) => readCode(deps.folders(), params));
+  service.register(CodeRead, (params: CodeReadParams) => readCode(deps.folders(), params));
 }

@@ -14,15 +14,13 @@ function stableUuid(text: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-
 /** `connector/connect` (`POST /connect`): a client application says hello and gets its Application back. */
 export function registerConnector(service: Service, deps: ConnectorDeps): void {
   service.register(ConnectorConnect, (params): ConnectorContext => {
+    // The params passed the entry's schema: name, version and platform are there.
     const app = params.application;
     const os = stableUuid(`askcode-os:${deps.dataDir}`);
-    const name = app.name as string;
-    const version = app.version as string;
-    const platform = app.platform as string;
+    const { name, version, platform } = app;
     return {
       os,
       application: {

@@ -51,7 +51,12 @@ export function registerQgpt(service: Service, deps: QgptDeps): void {
 
   service.register(QgptQuestion, async (p, ctx) => {
     const input = p as In<typeof QuestionInputSchema>;
-    return answers.answer(input.query, await passagesOf(deps, input.relevant, 'relevant'), input.model ?? undefined, ctx.signal);
+    // Pieces sends the history as `messages` (a QGPTConversation); a follow-up is rewritten with it.
+    const messages = (input as { messages?: { iterable?: unknown } | null }).messages;
+    const history = Array.isArray(messages?.iterable)
+      ? (messages.iterable as unknown[]).filter((m): m is QGPTConversationMessage => typeof (m as { text?: unknown })?.text === 'string')
+      : [];
+    return answers.answer(input.query, await passagesOf(deps, input.relevant, 'relevant'), input.model ?? undefined, ctx.signal, history);
   });
 
   service.register(QgptReprompt, async (p, ctx) => {

@@ -6,7 +6,7 @@ export interface SymbolsDeps {
   index: WorkspaceIndex;
 }
 
-/** `askcode/symbols/find` and `askcode/symbols/references` over the workspace index's symbols (params checked by the protocol's schemas). */
+/** `askcode/symbols/find` and `askcode/symbols/references` over the workspace index's symbols. */
 export function registerSymbols(service: Service, deps: SymbolsDeps): void {
   service.register(SymbolsFind, async (p) => {
     const found = await deps.index.findSymbols(p.name.trim(), { kind: p.kind ?? undefined, limit: p.limit ?? undefined });

@@ -8,5 +8,5 @@ export * from './stream';
 export * from './workspace';
 export * from './launch';
 export * from './symbols';
-export * from './connector';
 export * from './seeds';
+export * from './connector';

@@ -144,4 +144,4 @@ export const ModelUpdate = request<Model, Model>('model/update', SeededModelSche
   { field: 'body', expected: 'a whole Model object (with its id)' });
 /** Bump a model's usage counters (`score`). */
 export const ModelScoresIncrement = request<ModelScoresIncrementParams, null>('model/scores/increment',
-  ModelRefSchema.extend({ input: z.looseObject({}).nullish() }), REF);
+  ModelRefSchema.extend({ input: z.unknown().optional() }), REF);

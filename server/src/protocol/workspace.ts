@@ -60,6 +60,13 @@ export interface ConversationSummary {
   created: string;
   updated: string;
   messages: number;
+  /** The workspace folders the conversation was held in (absent on conversations from before). */
+  folders?: string[];
+}
+
+export interface ConversationsListParams {
+  /** Every conversation, whatever its folders (default: only those of the current workspace folders). */
+  all?: boolean;
 }
 
 export interface ConversationMessageRecord {
@@ -70,6 +77,8 @@ export interface ConversationMessageRecord {
   model?: string;
   score?: number;
   relevant?: { id?: string; path?: string; startLine?: number; endLine?: number; score?: number }[];
+  /** A user's follow-up as it was searched, rewritten with its history. */
+  rewrittenQuery?: string;
 }
 
 export interface ConversationRecord extends ConversationSummary {
@@ -129,8 +138,11 @@ export const AssetsList = request<void, AssetSummary[]>('askcode/assets/list', N
 export const AssetsDelete = request<{ id: string }, null>('askcode/assets/delete',
   z.looseObject({ id: z.string().min(1, 'must be a non-empty string') }), { field: 'id' });
 
-/** The kept conversations, most recently updated first. */
-export const ConversationsList = request<void, ConversationSummary[]>('askcode/conversations/list', None);
+/**
+ * The kept conversations, most recently updated first: those of the current workspace folders,
+ * or every one with `{ all: true }` (no params, or `[]` as vscode-jsonrpc sends none, is the default).
+ */
+export const ConversationsList = request<ConversationsListParams | void, ConversationSummary[]>('askcode/conversations/list', None);
 /** One conversation with its messages. */
 export const ConversationsGet = request<{ id: string }, ConversationRecord>('askcode/conversations/get', ConversationRef);
 /** Rename a conversation. */

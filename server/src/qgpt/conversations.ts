@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { JsonFile, sweepStaleTemp } from '../core/jsonFile';
 import type { Logger } from '../core/logger';
-import { AskcodeError, invalid, notFound } from '../core/errors';
+import { AskcodeError, notFound } from '../core/errors';
 import type { ConversationMessageRecord, ConversationRecord, ConversationSummary } from '../protocol/workspace';
 
 function isRecord(v: unknown): v is ConversationRecord {
@@ -12,8 +12,10 @@ function isRecord(v: unknown): v is ConversationRecord {
 }
 
 function summary(r: ConversationRecord): ConversationSummary {
-  return { id: r.id, name: r.name, created: r.created, updated: r.updated, messages: r.messages_.length };
+  return { id: r.id, name: r.name, created: r.created, updated: r.updated, messages: r.messages_.length, ...(r.folders ? { folders: r.folders } : {}) };
 }
+
+const norm = (f: string) => path.resolve(f).replace(/[\\/]+$/, '');
 
 /**
  * Conversations, one JSON file each under `<dataDir>/conversations`, written atomically
@@ -72,7 +74,12 @@ export class Conversations {
     return randomUUID();
   }
 
-  async list(): Promise<ConversationSummary[]> {
+  /**
+   * Conversations, newest first. With `folders` (the current workspace folders), only those held
+   * in one of them; conversations from before folders were recorded are in the full list only.
+   */
+  async list(folders?: string[]): Promise<ConversationSummary[]> {
+    const want = folders?.length ? new Set(folders.map(norm)) : undefined;
     await this.swept;
     let names: string[];
     try {
@@ -85,7 +92,7 @@ export class Conversations {
       if (!n.endsWith('.json')) continue;
       const id = n.slice(0, -5);
       const r = await this.file(id).read().catch(() => null);
-      if (r) out.push(summary(r));
+      if (r && (!want || (r.folders ?? []).some((f) => want.has(norm(f))))) out.push(summary(r));
     }
     return out.sort((a, b) => b.updated.localeCompare(a.updated) || a.id.localeCompare(b.id));
   }
@@ -131,7 +138,7 @@ export class Conversations {
    * Appends messages, creating the conversation on first use: clients may name a conversation
    * they created elsewhere (SPEC §3.1), so an unknown id is adopted, not refused.
    */
-  async append(id: string, messages: Omit<ConversationMessageRecord, 'id' | 'created'>[], nameHint?: string): Promise<ConversationRecord> {
+  async append(id: string, messages: Omit<ConversationMessageRecord, 'id' | 'created'>[], nameHint?: string, folders?: string[]): Promise<ConversationRecord> {
     return this.exclusive(id, async () => {
       const now = new Date().toISOString();
       const r: ConversationRecord = (await this.load(id, 'conversation')) ?? {
@@ -142,6 +149,8 @@ export class Conversations {
         messages: 0,
         messages_: [],
       };
+      // A conversation belongs to every folder it was held in.
+      if (folders?.length) r.folders = [...new Set([...(r.folders ?? []), ...folders.map(norm)])];
       for (const m of messages) r.messages_.push({ id: randomUUID(), created: new Date().toISOString(), ...m });
       r.messages = r.messages_.length;
       r.updated = now;

@@ -5,7 +5,7 @@ import type { Logger } from '../core/logger';
 import { conflict, invalid, toAskcodeError } from '../core/errors';
 import { HTTP_STATUS } from '../protocol/errors';
 import { QgptStreamOutputNotification, type StreamAccepted, type StreamInputSchema } from '../protocol/stream';
-import type { QGPTStreamEnum, QGPTStreamOutput } from '../protocol/wire';
+import type { AnswerExtras, QGPTStreamEnum, QGPTStreamOutput } from '../protocol/wire';
 
 /** A stream input as its schema lets it through (the envelope checked; the body is the request's to check). */
 export type StreamInput = z.output<typeof StreamInputSchema>;
@@ -17,6 +17,8 @@ export class StreamRequest {
   ended = false;
   endStatus?: QGPTStreamEnum;
   readonly ac = new AbortController();
+  /** What the terminal frame carries in `askcode` (the answer flow fills it in as it goes). */
+  extras?: AnswerExtras;
 
   constructor(
     readonly connection: string,
@@ -42,7 +44,8 @@ export class StreamRequest {
     if (this.ended) return false;
     this.ended = true;
     this.endStatus = status;
-    if (!silent) this.emitFrame({ request: this.request, conversation: this.conversation, status, ...extra });
+    const askcode = this.extras && Object.keys(this.extras).length ? { askcode: this.extras } : {};
+    if (!silent) this.emitFrame({ request: this.request, conversation: this.conversation, status, ...askcode, ...extra });
     this.ac.abort(new Error(status));
     return true;
   }

@@ -46,6 +46,7 @@ const USAGE = `Usage: askcode bench retrieval --cases FILE.jsonl (--repo-dir DIR
                     commit-eval rows in cheap mode (ref_commit once), others at their own commit
   --compare-lancedb-fts  also rank with LanceDB's full-text index over the same code-aware terms
   --dense           also use the embedding model (default: BM25 only, as no real weights exist offline)
+  --rank-params JSON  ranking overrides (RankParams in index/searchEngine.ts), for measuring a knob
 Prints Recall@1/5/10, Acc@5, MRR, p50/p95 query latency and the same for plain BM25 over whole files.`;
 
 function quantile(xs: number[], q: number): number {
@@ -62,9 +63,12 @@ class Scorer {
   private rr = 0;
   private n = 0;
   readonly times: number[] = [];
+  /** Per-query values (R@1, R@5, Acc@5, RR), for the bootstrap intervals. */
+  readonly perQuery: number[][] = [];
   add(ranked: string[], relevant: string[], ms: number): void {
     const rec = (k: number) => relevant.filter((f) => ranked.slice(0, k).includes(f)).length / relevant.length;
     const first = ranked.findIndex((f) => relevant.includes(f));
+    this.perQuery.push([rec(1), rec(5), rec(5) === 1 ? 1 : 0, first >= 0 ? 1 / (first + 1) : 0]);
     this.n++;
     this.r1 += rec(1);
     this.r5 += rec(5);
@@ -76,6 +80,7 @@ class Scorer {
   merge(o: Scorer): void {
     this.r1 += o.r1; this.r5 += o.r5; this.r10 += o.r10; this.acc5 += o.acc5; this.rr += o.rr; this.n += o.n;
     this.times.push(...o.times);
+    this.perQuery.push(...o.perQuery);
   }
   metrics(): Metrics {
     const n = this.n || 1;
@@ -193,11 +198,12 @@ async function lanceFtsScorer(dir: string, dataDir: string, rows: Row[], into: S
 }
 
 /** Indexes `dir` with the real core and asks every row through `qgpt/relevance`. */
-async function runOnTree(dir: string, rows: Row[], dataDir: string, dense: boolean, ours: Scorer, base: Scorer, log: (s: string) => void, fts?: Scorer): Promise<void> {
+async function runOnTree(dir: string, rows: Row[], dataDir: string, dense: boolean, ours: Scorer, base: Scorer, log: (s: string) => void, fts?: Scorer, rankParams: Record<string, number> = {}): Promise<void> {
   if (fts) await lanceFtsScorer(dir, dataDir, rows, fts);
   const core = await openCore({ dataDir, folders: [dir], autoIndex: false });
   try {
     core.index.setDense(dense);
+    core.index.engine.rankOverrides = rankParams;
     const t0 = Date.now();
     await core.index.indexAll();
     await core.index.whenIdle();
@@ -224,6 +230,38 @@ async function runOnTree(dir: string, rows: Row[], dataDir: string, dense: boole
   }
 }
 
+/**
+ * 95% percentile-bootstrap intervals over queries (2,000 resamples, a fixed seed so two runs on the
+ * same results print the same interval) for each per-query column.
+ */
+export function bootstrapIntervals(perQuery: number[][], resamples = 2000): [number, number][] {
+  const n = perQuery.length;
+  const cols = perQuery[0]?.length ?? 0;
+  if (!n) return [];
+  let seed = 12345;
+  const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const means: number[][] = Array.from({ length: cols }, () => []);
+  for (let b = 0; b < resamples; b++) {
+    const sum = new Array<number>(cols).fill(0);
+    for (let i = 0; i < n; i++) {
+      const row = perQuery[Math.floor(rand() * n)]!;
+      for (let c = 0; c < cols; c++) sum[c]! += row[c]!;
+    }
+    for (let c = 0; c < cols; c++) means[c]!.push(sum[c]! / n);
+  }
+  return means.map((m) => {
+    m.sort((a, b) => a - b);
+    return [m[Math.floor(0.025 * resamples)]!, m[Math.min(resamples - 1, Math.floor(0.975 * resamples))]!];
+  });
+}
+
+function fmtIntervals(s: Scorer): string {
+  const iv = bootstrapIntervals(s.perQuery);
+  if (!iv.length) return '';
+  const f = ([a, b]: [number, number]) => `[${a.toFixed(3)}, ${b.toFixed(3)}]`;
+  return `95% intervals (bootstrap over ${s.perQuery.length} queries): R@1 ${f(iv[0]!)}  R@5 ${f(iv[1]!)}  Acc@5 ${f(iv[2]!)}  MRR ${f(iv[3]!)}`;
+}
+
 function fmt(name: string, m: Metrics): string {
   return `${name.padEnd(22)} ${String(m.n).padStart(4)}  ${m.recall_at_1.toFixed(3)}  ${m.recall_at_5.toFixed(3)}  ${m.recall_at_10.toFixed(3)}  ${m.acc_at_5.toFixed(3)}  ${m.mrr.toFixed(3)}  ${m.p50_ms.toFixed(1).padStart(6)}  ${m.p95_ms.toFixed(1).padStart(6)}`;
 }
@@ -236,8 +274,9 @@ registerBench({
     const { values } = parse(args, {
       cases: { type: 'string' }, 'repo-dir': { type: 'string' }, 'git-dir': { type: 'string' }, 'eval-repos': { type: 'string' },
       'data-dir': { type: 'string' }, json: { type: 'boolean' }, 'max-rows': { type: 'string' }, dense: { type: 'boolean' },
-      repo: { type: 'string' }, 'compare-lancedb-fts': { type: 'boolean' },
+      repo: { type: 'string' }, 'compare-lancedb-fts': { type: 'boolean' }, 'rank-params': { type: 'string' },
     });
+    const rankParams = values['rank-params'] ? (JSON.parse(values['rank-params']) as Record<string, number>) : {};
     const evalRepos = values['eval-repos'] ?? process.env.ASKCODE_EVAL_REPOS;
     if (!values.cases || !values['data-dir'] || (!values['repo-dir'] && !values['git-dir'] && !evalRepos)) {
       process.stderr.write(USAGE + '\n');
@@ -267,7 +306,7 @@ registerBench({
       const use = rows.filter((r) => r.exists_at_ref !== false).filter((r) => r.relevant_files.every((f) => existsSync(path.join(dir, f)))).slice(0, maxRows);
       log(`${use.length} rows whose files exist in ${dir}`);
       const s = scorers(use[0]?.repo ?? path.basename(dir));
-      await runOnTree(dir, use, path.join(dataDir, 'index-data'), dense, s.ours, s.base, log, s.fts);
+      await runOnTree(dir, use, path.join(dataDir, 'index-data'), dense, s.ours, s.base, log, s.fts, rankParams);
     } else {
       const gitFor = (repo: string): string | null => (values['git-dir'] ? path.resolve(values['git-dir']) : findGitDir(path.resolve(evalRepos!), repo));
       const missing = [...new Set(rows.map((r) => r.repo))].filter((r) => !gitFor(r));
@@ -296,7 +335,7 @@ registerBench({
         const [repo, commit] = key.split('@') as [string, string];
         const tree = await workTree(gitFor(repo)!, commit, dataDir);
         const s = scorers(repo);
-        await runOnTree(tree, take, path.join(dataDir, 'index-data'), dense, s.ours, s.base, log, s.fts);
+        await runOnTree(tree, take, path.join(dataDir, 'index-data'), dense, s.ours, s.base, log, s.fts, rankParams);
       }
     }
 
@@ -309,6 +348,7 @@ registerBench({
     process.stdout.write(`askcode (${dense ? 'hybrid' : 'BM25-only'})\n${head}\n`);
     for (const [repo, s] of perRepo) process.stdout.write(fmt(repo, s.ours.metrics()) + '\n');
     process.stdout.write(fmt('ALL', all.ours.metrics()) + '\n');
+    process.stdout.write(fmtIntervals(all.ours) + '\n');
     process.stdout.write(`\nplain BM25 over whole files (same run)\n${head}\n`);
     for (const [repo, s] of perRepo) process.stdout.write(fmt(repo, s.base.metrics()) + '\n');
     process.stdout.write(fmt('ALL', all.base.metrics()) + '\n');

@@ -1,0 +1,126 @@
+import { stem, isStopWord } from './tokens';
+
+/**
+ * What a developer's question says beyond its words: whether it is a natural-language question
+ * (not a commit message or an issue text), which code names it mentions (backticked, CamelCase,
+ * snake_case, dotted), whether it asks for a definition or for the places that call or use a
+ * name, and which of its words only carry the question ("what is the mechanism…").
+ */
+
+export type SymbolIntent = 'definition' | 'usage' | 'about';
+
+export interface NamedSymbol {
+  /** As written, without backticks or a trailing `()`: `Flask.handle_exception`, `TrieRouter`. */
+  name: string;
+  /** Backticked or shaped like code (camelCase, snake_case, dotted): trusted more than a Capitalised word. */
+  codeShaped: boolean;
+}
+
+export interface QuestionInfo {
+  /** A question in prose ("how does…", "where is…?"), short enough to be one. */
+  natural: boolean;
+  symbols: NamedSymbol[];
+  intent: SymbolIntent;
+  /** Asks for tests themselves ("how is X tested?", "which tests cover…"): tests are the answer. */
+  asksForTests: boolean;
+  /** Asks how to use something ("how do I…", "is there a way to…"): the documentation answers that as well as the code. */
+  howTo: boolean;
+  /** Stemmed terms that frame the question rather than name what it is about, with their weight factor. */
+  framing: Map<string, number>;
+}
+
+const QUESTION_START = /^\s*(how|what|why|where|when|which|who|whose|is|are|was|does|do|did|can|could|should|would|will|explain|describe|show|find|list|tell)\b/i;
+/** Longer texts are issues or commit bodies, whatever their first word. */
+const MAX_QUESTION_CHARS = 600;
+
+/**
+ * Words that frame a developer question ("the mechanism", "the relationship between", "what
+ * happens") and are about as common in every repository's prose as in its code. Weighted down,
+ * not dropped: a repository about "patterns" still finds them.
+ */
+const FRAMING = (
+  'happen happens happened occur occurs relationship relation relate related interaction interact interacts ' +
+  'mechanism mechanisms architecture architectural design designed approach role purpose responsible responsibility ' +
+  'behavior behaviour behave behaves implement implemented implementation implementations located location locate ' +
+  'defined define definition work works working affect affects ensure ensures ensuring determine determines ' +
+  'specific specifically particular way ways exactly actually certain various different overall whole part parts ' +
+  'explain describe show tell know understand mean means meaning effect effects impact impacts implications semantic semantics ' +
+  'rather instead without within across between among both either each every any ' +
+  'component components functionality feature features logic system systems process processing'
+)
+  .split(/\s+/)
+  .filter(Boolean);
+const FRAMING_WEIGHT = 0.35;
+
+/**
+ * Asked for the places that call or use a name, not its definition: "where is X called", "what
+ * calls X", "callers of X" (but not "what is X used for").
+ */
+const USAGE = [
+  /\b(where|who|which\s+\w+|what\s+(?:code|functions?|methods?|files?|modules?|classes|places?))\b[^?.]{0,80}?\b(called|used|invoked|referenced|imported)\b(?!\s+(?:for|to|as|by the|in order)\b)/i,
+  /\b(callers?|call sites?|usages?|uses|references)\s+(of|to)\b/i,
+  /\b(what|who|which\s+\w+)\s+(calls?|uses?|invokes?|imports?)\b/i,
+];
+const DEFINITION = /\b(defined|definition|declared|declaration|implemented|located|lives?|where is|where are|what does|what is)\b/i;
+
+const CODE_SPAN = /`([^`\n]{1,120})`/g;
+/** camelCase, PascalCase with an inner capital, snake_case, dunder and dotted names (`a.b`, `A.b_c()`). */
+const CODE_SHAPED = /(?<![A-Za-z0-9_.])(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Za-z0-9]*_[A-Za-z0-9_]+|[A-Z][a-z0-9]+)(?:\(\))?(?![A-Za-z0-9_])/g;
+/** A plain word the question's grammar makes a name: "the compose function", "where is compose called". */
+const NAMED_BY_ROLE = [
+  /\bthe ([A-Za-z_][A-Za-z0-9_]*) (?:function|method|class|constant|interface|type|enum|decorator|helper|hook|property|attribute)\b/gi,
+  /\b(?:where|how) (?:is|are) (?:the )?([A-Za-z_][A-Za-z0-9_]*) (?:called|used|defined|declared|implemented|invoked|tested)\b/gi,
+  /\bwhat does (?:the )?([A-Za-z_][A-Za-z0-9_]*) do\b/gi,
+  /\b(?:who|what) (?:calls|uses) (?:the )?([A-Za-z_][A-Za-z0-9_]*)\b/gi,
+];
+const HOW_TO = /\b(how (?:do|can|should|would) (?:i|we|you|one)|how to|what should (?:i|we)|is there a way|can i|should i)\b/i;
+const ASKS_FOR_TESTS = /\b(tested|tests? (?:for|of|that cover|covering)|test cases?|test coverage|which tests?|unit tests?|how (?:is|are|do|does) [^?]{0,60}\btest)\b/i;
+/** `Flask.run`, `app.config.from_prefixed_env()` — but not a file name (`config.py`). */
+const DOTTED_NAME = /(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?(?![A-Za-z0-9_.])/g;
+const FILE_EXT = /\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|c|h|cc|cpp|hpp|cs|rb|php|md|rst|txt|json|toml|ya?ml|cfg|ini|html|css)$/i;
+/** What makes a Capitalised word a class name: the noun after it, or a question about where it is defined. */
+const CLASS_NOUN = /^\s+(class|type|interface|enum|exception|error|object|struct|trait|protocol|model)\b/i;
+const ASKS_DEFINITION = /\b(defined|declared|implemented|located)\b|\bwhere (?:is|are|does) (?:the )?[A-Z]/;
+/** A plain Capitalised word counts only away from the start of a sentence. */
+const CAPITALISED = /^[A-Z][a-z0-9]+$/;
+
+/** Words the role patterns catch that are not names ("the main function", "the same method"). */
+const NOT_NAMES = new Set(['main', 'same', 'other', 'given', 'following', 'above', 'below', 'new', 'old', 'base', 'parent', 'child', 'current', 'first', 'last', 'default', 'custom', 'wrapper', 'helper', 'test', 'internal', 'public', 'private', 'static', 'abstract', 'async', 'this', 'that', 'which', 'each', 'every']);
+
+const framingSet = new Map(FRAMING.map((w) => [stem(w), FRAMING_WEIGHT]));
+
+export function analyzeQuestion(text: string): QuestionInfo {
+  const trimmed = text.trim();
+  const natural = trimmed.length <= MAX_QUESTION_CHARS && (QUESTION_START.test(trimmed) || /\?\s*$/.test(trimmed)) && !/\n\s*\n/.test(trimmed);
+  const symbols = new Map<string, NamedSymbol>();
+  const add = (raw: string, codeShaped: boolean) => {
+    const name = raw.replace(/\(\)$/, '').replace(/^[.:]+|[.:]+$/g, '');
+    if (name.length < 3 || name.length > 100 || !/^[A-Za-z_$][A-Za-z0-9_$.:#]*$/.test(name)) return;
+    const prev = symbols.get(name);
+    if (!prev || (codeShaped && !prev.codeShaped)) symbols.set(name, { name, codeShaped });
+  };
+  for (const m of trimmed.matchAll(CODE_SPAN)) add(m[1]!.trim(), true);
+  const prose = trimmed.replace(CODE_SPAN, ' ');
+  for (const m of prose.matchAll(CODE_SHAPED)) {
+    const w = m[0];
+    if (CAPITALISED.test(w)) {
+      // "Where is the Rational class…": a Capitalised word mid-sentence may be a class name, when
+      // the question says so; "the Flask application instance" names the project, not its class.
+      const before = prose.slice(0, m.index).trimEnd();
+      if (!before || /[.!?:]$/.test(before)) continue;
+      const after = prose.slice(m.index! + w.length);
+      if (CLASS_NOUN.test(after) || ASKS_DEFINITION.test(prose)) add(w, false);
+    } else {
+      add(w, true);
+    }
+  }
+  for (const m of prose.matchAll(DOTTED_NAME)) if (!FILE_EXT.test(m[0]) && !/^(e\.g|i\.e|etc)\b/i.test(m[0])) add(m[0], true);
+  for (const re of NAMED_BY_ROLE) {
+    for (const m of prose.matchAll(re)) {
+      const w = m[1]!;
+      if (!isStopWord(w.toLowerCase()) && !NOT_NAMES.has(w.toLowerCase())) add(w, true);
+    }
+  }
+  const intent: SymbolIntent = USAGE.some((re) => re.test(trimmed)) ? 'usage' : DEFINITION.test(trimmed) ? 'definition' : 'about';
+  return { natural, symbols: [...symbols.values()], intent, asksForTests: natural && ASKS_FOR_TESTS.test(trimmed), howTo: natural && HOW_TO.test(trimmed), framing: natural ? framingSet : new Map() };
+}

@@ -1,0 +1,147 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startWorker, type WorkerHandle } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
+import { makeSymbolRepo } from '../helpers/symbolRepo';
+import { IndexStatus } from '../../server/src/protocol/workspace';
+import { QgptRelevance } from '../../server/src/protocol/qgpt';
+import { analyzeQuestion } from '../../server/src/index/question';
+import { parseQuery } from '../../server/src/index/query';
+import { isTestPath, isExamplePath } from '../../server/src/index/languages';
+
+describe('question: what a question asks', () => {
+  it('tells questions in prose from commit messages and issue texts', () => {
+    assert.equal(analyzeQuestion('how does routing match paths to handlers?').natural, true);
+    assert.equal(analyzeQuestion('Why does the router drop trailing slashes').natural, true);
+    assert.equal(analyzeQuestion('fix(router): drop trailing slashes').natural, false);
+    assert.equal(analyzeQuestion('What happens?\n\nSteps to reproduce:\n1. run it').natural, false, 'an issue with paragraphs');
+  });
+
+  it('keeps code terms, drops function words and weighs down the words that only frame a question', () => {
+    const q = parseQuery('What is the mechanism by which the router matches paths to handlers?');
+    const w = new Map(q.terms.map((t) => [t.term, t.weight]));
+    for (const gone of ['what', 'is', 'the', 'by', 'which', 'to']) assert.ok(!w.has(gone), `${gone} is dropped`);
+    assert.equal(w.get('router'), 1);
+    assert.equal(w.get('path'), 1);
+    assert.ok(w.get('mechan')! < 0.5, 'a framing word weighs less');
+    // A commit message is not a question: the same word keeps its weight there.
+    assert.equal(new Map(parseQuery('Rework the mechanism of the router').terms.map((t) => [t.term, t.weight])).get('mechan'), 1);
+  });
+
+  it('finds the code names a question mentions, and whether it asks for the definition or the callers', () => {
+    const names = (q: string) => analyzeQuestion(q).symbols.map((s) => s.name);
+    assert.deepEqual(names('where is the `Rational` class defined?'), ['Rational']);
+    assert.deepEqual(names('What does handle_exception do when debug is on?'), ['handle_exception']);
+    assert.deepEqual(names('How does getCookie parse signed cookies?'), ['getCookie']);
+    assert.deepEqual(names('Who calls Flask.handle_exception?'), ['Flask.handle_exception', 'Flask']);
+    assert.deepEqual(names('where is the compose function called?'), ['compose']);
+    assert.deepEqual(names('How is the Rational class printed?'), ['Rational'], 'a Capitalised word mid-sentence');
+    assert.deepEqual(names('Routing: how are paths matched? see router.py, e.g. here'), [], 'no sentence-initial word, file name or e.g.');
+    assert.equal(analyzeQuestion('where is compose called?').intent, 'usage');
+    assert.equal(analyzeQuestion('which functions call handle_exception?').intent, 'usage');
+    assert.equal(analyzeQuestion('what does the class `Index` represent, and what is it used for?').intent, 'definition');
+    assert.equal(analyzeQuestion('how is the compose function tested?').asksForTests, true);
+    assert.equal(analyzeQuestion('how does compose run middleware?').asksForTests, false);
+    assert.equal(analyzeQuestion('How do I load config from environment variables?').howTo, true);
+  });
+
+  it('recognises tests, mocks, fixtures, benchmarks and examples across ecosystems', () => {
+    for (const p of ['src/__tests__/a.ts', 'src/a.test.ts', 'src/a.spec.ts', 'src/router/trie-mock.ts', 'runtime-tests/bun/index.ts', 'tests/test_app.py',
+      'src/pkg/test_app.py', 'conftest.py', 'src/_pytest/testing/x.py', 'cmd/server_test.go', 'pkg/testdata/a.go', 'crate/tests/it.rs',
+      'src/test/java/AppTest.java', 'fixtures/a.json', 'src/mocks/api.ts']) {
+      assert.ok(isTestPath(p), p);
+    }
+    for (const p of ['benchmarks/handle.ts', 'crate/benches/parse.rs', 'examples/app.py', 'doc/data/messages/a/bad.py', 'src/router.bench.ts']) assert.ok(isExamplePath(p), p);
+    for (const p of ['src/router/trie.ts', 'src/flask/testing.py.txt', 'docs/guide.md', 'src/attest.ts', 'src/latest/index.ts']) {
+      assert.ok(!isTestPath(p) && !isExamplePath(p), p);
+    }
+  });
+});
+
+describe('question: relevance for questions in the real worker', function () {
+  this.timeout(120_000);
+  let dataDir: string;
+  let repo: string;
+  let w: WorkerHandle | undefined;
+  const noModels = { ASKCODE_MODELS_DIR: path.join(os.tmpdir(), 'askcode-no-models') };
+
+  before(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'askcode-q-'));
+    repo = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'askcode-qrepo-')));
+    makeSymbolRepo(repo);
+    const put = (rel: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(repo, rel)), { recursive: true });
+      fs.writeFileSync(path.join(repo, rel), text);
+    };
+    // Mentions Flask and "defined" more often than the class itself does (the printer-above-the-class case).
+    put('pkg/printer.py', 'class FlaskPrinter:\n    """Prints where a Flask app is defined: the Flask name, the Flask config, the Flask routes."""\n\n    def print_flask(self, flask):\n        # every Flask is defined by its name; a Flask prints as Flask(name), defined once\n        return "Flask(%s) defined" % flask.name\n');
+    // A mock and a benchmark full of the question's words.
+    const noisy = 'route pattern compile path: compile each route pattern into a path; compiled patterns, compiled paths, route patterns\n';
+    put('src/router/trie-mock.ts', `// ${noisy}export const compiledRoutePatternPaths = ['/a', '/b'] // ${noisy}`);
+    put('benchmarks/compile-route-patterns.ts', `// ${noisy}// ${noisy}export function benchCompileRoutePatterns(paths: string[]) { return paths }\n`);
+    // "handler" in a path, against a file that talks about what happens when a handler throws.
+    put('src/adapter/lambda/handler.ts', 'export function toLambdaEvent(event: unknown) {\n  return { event }\n}\n');
+    put('src/hono-base.ts', [
+      'export class HonoBase {',
+      '  // When a handler throws, the error goes to onError, which turns the thrown error into a 500 response.',
+      '  async dispatch(handler: () => Promise<Response>): Promise<Response> {',
+      '    try {',
+      '      return await handler()',
+      '    } catch (err) {',
+      '      return this.onError(err)',
+      '    }',
+      '  }',
+      '  onError(err: unknown): Response {',
+      '    return new Response(String(err), { status: 500 })',
+      '  }',
+      '}',
+      '',
+    ].join('\n'));
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    await waitFor(async () => {
+      const s = await w!.request(IndexStatus, undefined);
+      return s.state === 'ready' && s.filesTotal > 0 && s.files === s.filesTotal ? s : undefined;
+    }, 'the index to be ready');
+  });
+  after(async () => {
+    await w?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(repo, { recursive: true, force: true });
+  });
+
+  const ask = async (query: string) => {
+    const out = await w!.request(QgptRelevance, { query, options: { database: true } });
+    return out.relevant.iterable.map((s) => ({ rel: path.relative(repo, s.path!), start: s.askcode!.startLine, end: s.askcode!.endLine }));
+  };
+  const firstFiles = async (query: string, n: number) => [...new Set((await ask(query)).map((h) => h.rel))].slice(0, n);
+
+  it('ranks the definition of a named symbol first, its snippet holding the definition, in both languages', async () => {
+    const flask = await ask('where is the Flask class defined?');
+    assert.equal(flask[0]?.rel, 'pkg/app.py', JSON.stringify(flask));
+    assert.ok(flask[0]!.start <= 4 && flask[0]!.end >= 4);
+    const ts = await ask('what does `TrieRouter.match` do?');
+    assert.equal(ts[0]?.rel, 'src/router/trie.ts');
+    assert.ok(ts[0]!.start <= 8 && ts[0]!.end >= 8);
+  });
+
+  it('asked where a name is called or used, ranks its call sites above its definition', async () => {
+    assert.deepEqual(await firstFiles('where is TrieRouter used?', 2), ['src/app.ts', 'src/router/trie.ts']);
+    const py = await ask('which functions call handle_exception?');
+    assert.equal(py[0]?.rel, 'pkg/app.py');
+    assert.ok(py[0]!.start <= 16 && py[0]!.end >= 16, 'the snippet holds the call');
+    assert.ok(py.findIndex((h) => h.rel === 'tests/test_app.py') > 0);
+  });
+
+  it('pushes mocks and benchmarks below the code, unless the question asks for tests', async () => {
+    const files = await firstFiles('how are route patterns compiled into paths?', 5);
+    assert.equal(files[0], 'src/router/trie.ts', files.join(', '));
+    assert.equal((await firstFiles('how is compilePattern tested?', 1))[0], 'src/app.test.ts');
+  });
+
+  it('does not let a word in a path outrank the code that talks about it', async () => {
+    const files = await firstFiles('what happens when a handler throws an error?', 3);
+    assert.equal(files[0], 'src/hono-base.ts', files.join(', '));
+  });
+});
