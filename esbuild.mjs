@@ -1,7 +1,7 @@
 // Bundles the extension, the worker, the CLI and the webview into dist/.
 // Native or WASM-loading packages stay external: they are shipped in node_modules.
 import * as esbuild from 'esbuild';
-import { cpSync, mkdirSync, existsSync } from 'node:fs';
+import { cpSync, mkdirSync, existsSync, readFileSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -16,8 +16,12 @@ const nodeExternal = [
   'sharp',
 ];
 
+// The version exists once, in package.json; the code reads it as `__ASKCODE_VERSION__` (protocol/seeds.ts).
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+
 const common = {
   bundle: true,
+  define: { __ASKCODE_VERSION__: JSON.stringify(version) },
   sourcemap: !production,
   minify: production,
   logLevel: 'info',

@@ -9,7 +9,7 @@ import { ResponseError } from 'vscode-languageclient/node';
 import {
   UI_PREFIX, UiReady, UiOpenLocation, UiInsert, UiOpenExternal, UiAsk, UiConfigChanged, UiWorkerState, UiNewConversation,
   type AskParams, type UiConfig,
-} from '../../webview/src/hostProtocol';
+} from '../../server/src/protocol/ui';
 import { RPC_ERROR_CODES, type NotificationDef } from '../../server/src/protocol';
 import { folderPaths, toRpcError, type Worker } from './worker';
 import { readSettings } from './config';
@@ -35,6 +35,8 @@ class ChatPage implements vscode.Disposable {
   private ready = false;
   private readonly queue: RpcMessage[] = [];
   private readonly subs: vscode.Disposable[] = [];
+  /** Relayed requests by the page's id, so its `$/cancelRequest` reaches the worker. */
+  private readonly inFlight = new Map<number | string, vscode.CancellationTokenSource>();
 
   constructor(readonly webview: vscode.Webview, private readonly host: ChatHost) {
     this.subs.push(webview.onDidReceiveMessage((m: RpcMessage) => void this.onMessage(m)));
@@ -44,20 +46,30 @@ class ChatPage implements vscode.Disposable {
     if (!msg || msg.jsonrpc !== '2.0' || typeof msg.method !== 'string') return;
     const isRequest = msg.id !== undefined && msg.id !== null;
     if (!isRequest) {
-      if (relayable(msg.method)) this.host.worker.notifyRaw(msg.method, msg.params);
+      // The page's vscode-jsonrpc cancels with `$/cancelRequest`; the relayed worker request follows.
+      if (msg.method === '$/cancelRequest') {
+        const id = (msg.params as { id?: number | string } | undefined)?.id;
+        if (id !== undefined) this.inFlight.get(id)?.cancel();
+      } else if (relayable(msg.method)) this.host.worker.notifyRaw(msg.method, msg.params);
       return;
     }
+    const id = msg.id as number | string;
+    const cts = new vscode.CancellationTokenSource();
+    this.inFlight.set(id, cts);
     try {
-      const result = msg.method.startsWith(UI_PREFIX) ? await this.host.handleUi(this, msg.method, msg.params) : await this.relay(msg.method, msg.params);
-      void this.webview.postMessage({ jsonrpc: '2.0', id: msg.id, result: result ?? null });
+      const result = msg.method.startsWith(UI_PREFIX) ? await this.host.handleUi(this, msg.method, msg.params) : await this.relay(msg.method, msg.params, cts.token);
+      void this.webview.postMessage({ jsonrpc: '2.0', id, result: result ?? null });
     } catch (e) {
-      void this.webview.postMessage({ jsonrpc: '2.0', id: msg.id, error: toRpcError(e) });
+      void this.webview.postMessage({ jsonrpc: '2.0', id, error: toRpcError(e) });
+    } finally {
+      this.inFlight.delete(id);
+      cts.dispose();
     }
   }
 
-  private relay(method: string, params: unknown): Promise<unknown> {
+  private relay(method: string, params: unknown, token: vscode.CancellationToken): Promise<unknown> {
     if (!relayable(method)) return Promise.reject(new ResponseError(RPC_ERROR_CODES.forbidden, `${method} is not available to the chat view`, { kind: 'forbidden' }));
-    return this.host.worker.requestRaw(method, params);
+    return this.host.worker.requestRaw(method, params, token);
   }
 
   markReady(): void {
@@ -78,6 +90,7 @@ class ChatPage implements vscode.Disposable {
 
   dispose(): void {
     for (const s of this.subs) s.dispose();
+    for (const c of this.inFlight.values()) c.cancel();
   }
 }
 

@@ -4,10 +4,10 @@
  */
 import * as vscode from 'vscode';
 import {
-  QgptRelevance, QgptPersonsRelated,
+  QgptRelevance, QgptPersonsRelated, askcodeApplication, fragmentSeed, platformOf,
   type QGPTRelevanceInput, type RelevantQGPTSeed, type Seed, type Person, type QGPTConversationMessage,
 } from '../../server/src/protocol';
-import type { SelectionSeed } from '../../webview/src/hostProtocol';
+import type { SelectionSeed } from '../../server/src/protocol/ui';
 import { openLocation, type ChatHost } from './chatView';
 import type { Worker } from './worker';
 
@@ -57,16 +57,11 @@ function extOf(doc: vscode.TextDocument): string | undefined {
   return m?.[1]?.toLowerCase();
 }
 
+const APPLICATION = askcodeApplication(platformOf(process.platform), 'askcode-vscode', 'VS_CODE');
+
 /** The wire Seed for a fragment; `metadata.name` carries the path so the worker can find and blame it. */
 export function toSeed(s: SelectionSeed): Seed {
-  return {
-    type: 'SEEDED_ASSET',
-    asset: {
-      application: { id: 'askcode-vscode', name: 'VS_CODE', version: '0.1.0', platform: process.platform === 'win32' ? 'WINDOWS' : process.platform === 'darwin' ? 'MACOS' : 'LINUX', onboarded: true, privacy: 'OPEN' },
-      format: { fragment: { string: { raw: s.text }, metadata: s.ext ? { ext: s.ext } : undefined } },
-      metadata: s.path ? { name: s.path } : undefined,
-    },
-  };
+  return fragmentSeed(s.text, s.ext || undefined, APPLICATION, s.path ? { name: s.path } : undefined);
 }
 
 interface SnippetItem extends vscode.QuickPickItem {

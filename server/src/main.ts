@@ -3,7 +3,7 @@
  * with VS Code's own Node; also started by the tests as a child process.
  */
 import {
-  createConnection, ProposedFeatures, ResponseError, TextDocumentSyncKind,
+  createConnection, ProposedFeatures, ResponseError, TextDocumentSyncKind, CancellationTokenSource,
   type InitializeParams, type InitializeResult,
 } from 'vscode-languageserver/node';
 import { createCore, type Core } from './core/core';
@@ -13,7 +13,11 @@ import { RPC_ERROR_CODES, type ErrorData } from './protocol/errors';
 import { SecretGet, SettingsChanged, type WorkerSettings } from './protocol/workspace';
 import type { NotificationDef } from './protocol/base';
 import { toAskcodeError } from './core/errors';
+import { VERSION } from './protocol/seeds';
 import { startBridge, type Bridge } from './bridge/bridge';
+import { strictStdio } from './stdioTransport';
+import { LmChat, LmDelta, LmModelsChanged, type ClientCapabilities, type LmChatResult } from './protocol/lm';
+import { ClientLm } from './models/vscodeLmGenerator';
 
 export interface WorkerInitOptions {
   dataDir?: string;
@@ -21,9 +25,21 @@ export interface WorkerInitOptions {
   settings?: WorkerSettings;
   logLevel?: LogLevel;
   autoIndex?: boolean;
+  /** What the client offers back (VS Code's language models). */
+  client?: ClientCapabilities;
 }
 
-const connection = createConnection(ProposedFeatures.all);
+const connection = process.argv.includes('--stdio') ? stdioConnection() : createConnection(ProposedFeatures.all);
+
+/** Over stdio the reader is strict (server/src/stdioTransport.ts); a framing error ends the process. */
+function stdioConnection() {
+  const { reader, writer } = strictStdio((why) => {
+    process.stderr.write(`askcode worker: framing error on stdin (${why}); exiting so the client restarts it\n`);
+    // The error reply is flushed before exiting.
+    process.stdout.write('', () => process.exit(2));
+  });
+  return createConnection(ProposedFeatures.all, reader, writer);
+}
 let core: Core | undefined;
 let ready: Promise<Core> | undefined;
 let folders: string[] = [];
@@ -38,7 +54,9 @@ connection.onInitialize(async (params: InitializeParams): Promise<InitializeResu
   const init = (params.initializationOptions ?? {}) as WorkerInitOptions;
   folders = init.folders ?? (params.workspaceFolders ?? []).map((f) => decodeURIComponent(new URL(f.uri).pathname));
   const dataDir = init.dataDir ? init.dataDir : resolveDataDir();
+  const clientLm = init.client?.lm ? lmThroughClient() : undefined;
   ready = createCore({
+    clientLm,
     dataDir,
     modelsDir: resolveModelsDir(),
     folders,
@@ -59,9 +77,27 @@ connection.onInitialize(async (params: InitializeParams): Promise<InitializeResu
   log.info(`askcode worker ${process.pid} ready: data ${dataDir}, ${folders.length} folder(s)`);
   return {
     capabilities: { textDocumentSync: TextDocumentSyncKind.None },
-    serverInfo: { name: 'askcode', version: process.env.ASKCODE_VERSION ?? '0.1.0' },
+    serverInfo: { name: 'askcode', version: VERSION },
   };
 });
+
+/** `askcode/lm/chat` to the client, cancelled with `$/cancelRequest` when the answer stops. */
+function lmThroughClient(): ClientLm {
+  const lm = new ClientLm(async (params, signal) => {
+    const cts = new CancellationTokenSource();
+    const onAbort = () => cts.cancel();
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      return (await connection.sendRequest(LmChat.method, params, cts.token)) as LmChatResult;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      cts.dispose();
+    }
+  });
+  connection.onNotification(LmDelta.method, (p) => lm.delta(p));
+  connection.onNotification(LmModelsChanged.method, (p) => lm.setModels(p));
+  return lm;
+}
 
 const emit = <P>(def: NotificationDef<P>, p: P) => void connection.sendNotification(def.method, p);
 

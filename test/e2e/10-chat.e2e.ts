@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { ask, assistantCount, openChat, watchAnswers } from './chat';
-import { FIXTURE } from './fixture';
+import { ALICE, FIXTURE } from './fixture';
 import { log } from './harness';
 import { vscode } from './setup';
 
@@ -72,6 +72,12 @@ describe('chat view (real VS Code)', function () {
     assert.ok(streamingWithText.length >= 1, `no text was shown before the answer completed (events ${JSON.stringify(mine)})`);
     assert.ok(streamingWithText[0].len <= final.len, 'the streamed text must grow into the final answer');
 
+    // The answer comes first; its references sit under it, collapsed, until asked for.
+    const order = await last.evaluate((m) => [...m.querySelectorAll('.message-body, .snippets')].map((e) => e.className.split(' ')[0]));
+    assert.deepEqual(order, ['message-body', 'snippets'], 'the answer before its references');
+    const details = last.locator('.snippets details');
+    assert.equal(await details.evaluate((d) => (d as HTMLDetailsElement).open), false, 'references start collapsed');
+    await last.locator('.snippets summary').click();
     // Cited: snippet references with a path and lines, one of them the session code.
     const refs = last.locator('.snippet-ref');
     const count = await refs.count();
@@ -88,7 +94,9 @@ describe('chat view (real VS Code)', function () {
   it('a snippet reference opens the file at its lines', async function () {
     this.timeout(60_000);
     const vs = vscode();
-    const refs = await frame.locator('#messages .message.assistant').last().locator('.snippet-ref').all();
+    const answer = frame.locator('#messages .message.assistant').last();
+    if (!(await answer.locator('.snippets details').evaluate((d) => (d as HTMLDetailsElement).open))) await answer.locator('.snippets summary').click();
+    const refs = await answer.locator('.snippet-ref').all();
     assert.ok(refs.length > 0, 'no snippet reference to click (the previous test must have answered)');
     let target = refs[0];
     for (const r of refs) if ((await r.getAttribute('data-path'))?.endsWith(FIXTURE.session)) target = r;
@@ -112,7 +120,24 @@ describe('chat view (real VS Code)', function () {
     // (Escape drops the editor's selection of the range, which would paint the whole file blue).
     await vs.page.keyboard.press('Escape');
     await frame.locator('#messages .message.user').last().evaluate((e) => e.scrollIntoView({ block: 'start' }));
-    await vs.screenshot('snippet-opened', { docs: 'chat.png' });
+    await vs.screenshot('snippet-opened', { docs: 'chat-vscode.png' });
+
+    // A citation in the answer's text (`path:lines`) opens the editor too, at the lines it names.
+    const cite = answer.locator('.message-body .citation').first();
+    if (await cite.count()) {
+      const citePath = (await cite.getAttribute('data-path'))!;
+      await cite.click();
+      await vs.activeTab(path.basename(citePath)).waitFor({ state: 'visible', timeout: 20_000 });
+      assert.equal(await vs.activeTabName(), path.basename(citePath));
+    }
+
+    // People on a reference, in the chat itself: Alice wrote the session code.
+    const sessionRef = answer.locator('.snippet', { has: frame.locator(`.snippet-ref[data-path$="${FIXTURE.session}"]`) }).first();
+    await sessionRef.locator('.snippet-people').click();
+    const people = answer.locator('.people-panel[aria-busy="false"]');
+    await people.waitFor({ state: 'visible', timeout: 60_000 });
+    const names = await people.locator('.person-name').allInnerTexts();
+    assert.ok(names.includes(ALICE.name), `Alice among the people of ${FIXTURE.session}: ${JSON.stringify(names)}`);
   });
 
   it('a hint chip asks its question', async function () {

@@ -128,7 +128,9 @@ describe('conversations (real VS Code)', function () {
     // And its references still open their files.
     // (one whose file is not the active tab already, so the click has something to prove)
     const active = await vs.activeTabName();
-    const refs = frame.locator('#messages .message.assistant').first().locator('.snippet-ref');
+    const firstAnswer = frame.locator('#messages .message.assistant').first();
+    await firstAnswer.locator('.snippets summary').click();
+    const refs = firstAnswer.locator('.snippet-ref');
     let ref = refs.first();
     for (const r of await refs.all()) if (path.basename((await r.getAttribute('data-path')) ?? '') !== active) ref = r;
     const name = path.basename((await ref.getAttribute('data-path')) ?? '');

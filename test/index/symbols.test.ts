@@ -128,10 +128,10 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
       assert.equal(e.data?.field, field);
       assert.match(e.message, msg);
     };
-    await bad(SymbolsFind.method, { name: '' }, 'name', /non-empty string/);
+    await bad(SymbolsFind.method, { name: '' }, 'name', /non-empty string|not be empty/);
     await bad(SymbolsFind.method, 'Flask', 'name', /object/);
     await bad(SymbolsFind.method, { name: 'Flask', kind: 'klass' }, 'kind', /one of class/);
-    await bad(SymbolsFind.method, { name: 'Flask', limit: 0 }, 'limit', /integer from 1/);
+    await bad(SymbolsFind.method, { name: 'Flask', limit: 0 }, 'limit', /integer from 1|at least 1/);
     await bad(SymbolsReferences.method, { name: 'Flask', callsOnly: 'yes' }, 'callsOnly', /boolean/);
   });
 });

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startFixture, type BridgeFixture } from '../bridge/bridgeFixture';
 import { ModelsSnapshot } from '../../server/src/protocol/models';
-import { linkOutside, checkBadArguments, checkCancelled, checkConcurrent, checkEachTool, checkToolList, call, textOf } from './mcpFixture';
+import { addCaller, linkOutside, checkBadArguments, checkCancelled, checkConcurrent, checkEachTool, checkToolList, call, textOf } from './mcpFixture';
 
 function raw(port: number, opts: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
@@ -46,6 +46,7 @@ describe('MCP over Streamable HTTP on the bridge', function () {
   before(async () => {
     fx = await startFixture();
     linkOutside(path.dirname(fx.repo), fx.repo);
+    addCaller(fx.repo);
     await fx.core.index.indexAll();
     const models = await fx.core.service.request(ModelsSnapshot, undefined);
     stories = models.iterable.find((m) => m.name === 'stories260K' && m.usage === 'CODE_CONVERSATION')!.id;

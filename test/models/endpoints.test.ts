@@ -150,10 +150,14 @@ describe('custom endpoint models (OpenAI-compatible, Ollama) through the worker'
     assert.equal(ep.seen.at(-1)!.aborted, true, 'the endpoint saw the request dropped');
   });
 
-  it('an endpoint that is not listening is a clear unavailable error, not a crash', async () => {
+  it('an endpoint that is not listening: the answer quotes the code and says why in plain words, offering another model', async () => {
     const m = await w.request(ModelsCreate, seeded({ name: 'nowhere', unique: 'openai:x@http://127.0.0.1:9/v1' }));
-    const err = await rpcError(w.request(QgptQuestion, { query: 'hi', relevant, model: m.id }));
-    assert.equal(err.data?.kind, 'unavailable');
-    assert.match(err.message, /not reachable/);
+    const out = await w.request(QgptQuestion, { query: 'hi', relevant, model: m.id });
+    assert.match(out.answers.iterable[0]!.text, /No language model was used/);
+    const [notice] = out.askcode?.notices ?? [];
+    assert.equal(notice?.kind, 'model-unavailable');
+    assert.match(notice!.message, /could not answer \(.*not reachable.*\), so this answer quotes the code instead/);
+    assert.doesNotMatch(notice!.message, /model\/download|call /);
+    assert.equal(notice?.action?.command, 'pick-model');
   });
 });

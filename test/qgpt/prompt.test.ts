@@ -39,7 +39,7 @@ describe('prompt packing within the context budget (stories260K tokenizer)', fun
     const big2 = packed.included.find((p) => p.path === 'src/big.ts');
     if (big2) assert.ok(big2.endLine! < 200, 'a snippet that does not fit is cut, and its cited lines say so');
     assert.ok(packed.dropped + packed.included.length === 3);
-    assert.match(sourcesFooter(packed.included), /Sources:\n- \[1\] `src\/parser\/config\.ts:1-\d+`/);
+    assert.match(sourcesFooter(packed.included), /<details><summary>Sources \(1\)<\/summary>\n\n- \[1\] \[`src\/parser\/config\.ts:1-\d+`\]\(src\/parser\/config\.ts#L1-L\d+\)/);
   });
 
   it('refuses a query that alone overflows the context, naming the field', async () => {

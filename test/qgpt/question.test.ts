@@ -38,7 +38,7 @@ describe('qgpt/question over the worker', function () {
     const out = await w.request(QgptQuestion, { query: 'How does `parseConfig` skip comments?', relevant: { iterable: distractors } });
     checkScores(out);
     const text = out.answers.iterable[0].text;
-    const firstCite = /\*\*`([^`]+)`\*\*/.exec(text);
+    const firstCite = /\[`([^`]+)`\]\(/.exec(text);
     assert.equal(firstCite?.[1], 'src/parser/config.ts:1-13', text);
     assert.match(text, /line\.startsWith\("#"\)/, 'quotes the line that does it');
     assert.match(text, /No language model was used/);
@@ -48,9 +48,9 @@ describe('qgpt/question over the worker', function () {
   it('quotes the definition of the named symbol, not the top of its file', async () => {
     const out = await w.request(QgptQuestion, { query: 'What does the function `multiply` do?', relevant: { iterable: distractors } });
     const text = out.answers.iterable[0].text;
-    assert.match(text, /^[^\n]*\n\n\*\*`src\/math\.ts:1-13`\*\*/, text);
-    // The quote starts at the definition (line 7) or at its doc comment just above it (line 6).
-    assert.match(text, /```ts\n(?: 6 \| \/\*\* Multiplies two numbers\. \*\/\n)? 7 \| export function multiply/, 'the quote starts at the definition or its doc comment');
+    assert.match(text, /^`multiply` in \[`src\/math\.ts:1-13`\]\(src\/math\.ts#L1-L13\) defines it/, text);
+    // The quote starts at the definition (line 7) or at its doc comment just above it (line 6), with no line-number gutter.
+    assert.match(text, /\[`src\/math\.ts:[67]-\d+`\][^\n]*\n```ts\n(?:\/\*\* Multiplies two numbers\. \*\/\n)?export function multiply/, 'the quote starts at the definition or its doc comment');
     assert.ok(out.answers.iterable[0].score > 0.5, `score ${out.answers.iterable[0].score}`);
   });
 
@@ -67,7 +67,7 @@ describe('qgpt/question over the worker', function () {
     const hit = await w.request(QgptQuestion, { query: 'parse configuration comments', relevant: { iterable: [distractors[0]] } });
     const miss = await w.request(QgptQuestion, { query: 'parse configuration comments', relevant: { iterable: [distractors[1]] } });
     assert.ok(hit.answers.iterable[0].score > miss.answers.iterable[0].score);
-    assert.match(miss.answers.iterable[0].text, /None of the snippets contains the words of the question/);
+    assert.match(miss.answers.iterable[0].text, /^No place uses the words of the question; the closest is/);
   });
 
   it('accepts the SDK example shape (seed without path) and an empty relevant list', async () => {
@@ -76,7 +76,7 @@ describe('qgpt/question over the worker', function () {
     assert.match(out.answers.iterable[0].text, /snippet 1/);
     const empty = await w.request(QgptQuestion, { query: 'anything?', relevant: { iterable: [] } });
     assert.equal(empty.answers.iterable[0].score, 0);
-    assert.match(empty.answers.iterable[0].text, /no snippets/);
+    assert.equal(empty.answers.iterable[0].text, 'No place in the code matches “anything?”; try other words, or name a file or a symbol.');
   });
 
   describe('bad input: a clear error naming the field, and the worker keeps serving', () => {

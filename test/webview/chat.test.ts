@@ -110,7 +110,7 @@ describe('webview: chat UI in Chromium against a recorded stream', function () {
 
     await ask('Where is the configuration loaded?');
     const msg = page.locator('.message.assistant').last();
-    await msg.locator('.snippet-ref').first().waitFor();
+    await msg.locator('.snippets summary').waitFor();
     // Mid-stream: the answer is still streaming and the stop button is offered.
     assert.equal(await msg.getAttribute('data-status'), 'streaming');
     assert.equal(await page.locator('#stop').isVisible(), true);
@@ -119,6 +119,8 @@ describe('webview: chat UI in Chromium against a recorded stream', function () {
     assert.equal(await page.locator('.empty-state').count(), 0);
     assert.equal(await page.locator('.message.user').last().innerText().then((t) => t.includes('Where is the configuration loaded?')), true);
 
+    // References are collapsed under the answer until asked for.
+    await msg.locator('.snippets summary').click();
     const refs = msg.locator('.snippet-ref');
     assert.equal(await refs.count(), 2);
     assert.equal(await refs.first().getAttribute('data-path'), '/ws/project/src/config.ts');
@@ -291,6 +293,7 @@ describe('webview: chat UI in Chromium against a recorded stream', function () {
     // Insert-at-cursor exists only with a VS Code host.
     assert.equal(await page.locator('.code-action[data-action="insert"]').count(), 1);
 
+    await page.locator('.snippets summary').first().click();
     await page.locator('.snippet-ref').first().click();
     await waitFor(() => host.requests('askcode/ui/openLocation').length === 1);
     assert.deepEqual(host.requests('askcode/ui/openLocation')[0]?.params, { path: '/ws/project/src/config.ts', startLine: 12, endLine: 30 });

@@ -53,6 +53,8 @@ export class RecordedHost {
   readonly conversations = new Map<string, { id: string; name: string; created: string; updated: string; messages: number }>();
   /** Per-method canned results; a function gets the params. */
   readonly results = new Map<string, unknown | ((params: unknown) => unknown)>();
+  /** Requests to these methods are recorded and never answered (to test cancellation). */
+  readonly held = new Set<string>();
   private readonly running = new Map<string, Running>();
   private convCounter = 0;
 
@@ -62,6 +64,7 @@ export class RecordedHost {
     this.results.set('qgpt/hints', fixture('hints.json'));
     this.results.set('askcode/conversations/list', () => [...this.conversations.values()]);
     this.results.set('askcode/ui/ready', { folders: ['/ws/project'] });
+    this.results.set('askcode/workspace/folders', { folders: ['/ws/project'] });
     this.results.set('askcode/ui/openLocation', null);
     this.results.set('askcode/ui/insert', null);
   }
@@ -79,6 +82,7 @@ export class RecordedHost {
       this.stream(msg.params as QGPTStreamInput, reply, send);
       return;
     }
+    if (this.held.has(msg.method)) return;
     if (!this.results.has(msg.method)) {
       fail(-32004, `unknown method ${msg.method}`, 'not_found');
       return;
@@ -142,7 +146,7 @@ export class RecordedHost {
  * The page's files as the bridge serves them (its own StaticFiles, with its Content-Security-Policy),
  * plus the recorded JSON-RPC endpoint, on a free loopback port.
  */
-export async function serveWebview(host: RecordedHost): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveWebview(host: RecordedHost): Promise<{ url: string; close(): Promise<void>; dropSockets(): void }> {
   if (!fs.existsSync(path.join(DIST, 'webview.js'))) throw new Error('dist/webview.js is missing: run `npm run build` first');
   const files = new StaticFiles(DIST);
   const server = http.createServer((req, res) => {
@@ -169,6 +173,10 @@ export async function serveWebview(host: RecordedHost): Promise<{ url: string; c
   const { port } = server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${port}/`,
+    /** Cuts every open WebSocket, as a restarting bridge would; the server keeps listening. */
+    dropSockets() {
+      for (const s of sockets) s.terminate();
+    },
     async close() {
       host.stopAll();
       for (const s of sockets) s.terminate();

@@ -64,9 +64,52 @@ const md = new MarkdownIt({
   },
 });
 
+const DETAILS_OPEN = /^<details>\s*<summary>(.*)<\/summary>\s*$/;
+const DETAILS_CLOSE = /^<\/details>\s*$/;
+const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
+
+/**
+ * Raw HTML stays off, with one exception answers use for "Sources": a collapsed section written as
+ * a line `<details><summary>Title</summary>`, Markdown, and a line `</details>` — exactly these tags,
+ * no attributes, outside code fences. The title is rendered inline (escaped); the body as Markdown.
+ * A section still streaming (no closing line yet) runs to the end of the text.
+ */
+function renderWithDetails(text: string): string {
+  const lines = text.split('\n');
+  let out = '';
+  let chunk: string[] = [];
+  let fence: string | undefined;
+  let summary: string | undefined;
+  const flush = () => {
+    const body = md.render(chunk.join('\n'));
+    out += summary === undefined ? body : `<details class="answer-details"><summary>${md.renderInline(summary)}</summary>${body}</details>`;
+    chunk = [];
+  };
+  for (const line of lines) {
+    const f = FENCE.exec(line)?.[1];
+    if (f && (!fence || (f[0] === fence[0] && f.length >= fence.length))) fence = fence ? undefined : f;
+    else if (!fence) {
+      const open = summary === undefined ? DETAILS_OPEN.exec(line) : null;
+      if (open) {
+        flush();
+        summary = open[1] ?? '';
+        continue;
+      }
+      if (summary !== undefined && DETAILS_CLOSE.test(line)) {
+        flush();
+        summary = undefined;
+        continue;
+      }
+    }
+    chunk.push(line);
+  }
+  flush();
+  return out;
+}
+
 /** Markdown of an answer (possibly half-streamed) as sanitised HTML. */
 export function renderMarkdown(text: string): string {
-  return DOMPurify.sanitize(md.render(text), {
+  return DOMPurify.sanitize(renderWithDetails(text), {
     USE_PROFILES: { html: true },
     FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'object', 'embed'],
     FORBID_ATTR: ['style'],

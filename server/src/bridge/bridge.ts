@@ -13,6 +13,7 @@ import type { Logger } from '../core/logger';
 import { AskcodeError, invalid, toAskcodeError } from '../core/errors';
 import { HTTP_STATUS } from '../protocol/errors';
 import { ModelGet } from '../protocol/models';
+import { VERSION } from '../protocol/seeds';
 import { matchRest, matchSocket, type RouteMatch, type SocketRoute } from './routes';
 import { Authority, DEFAULT_LIMITS, isLoopbackAddress, parseJson, type BridgeLimits } from './security';
 import { guardParams } from './guard';
@@ -58,7 +59,7 @@ export async function startBridge(core: Core, opts: BridgeOptions): Promise<Brid
     log.warn(`the bridge listens on ${host}: anyone who can reach this address can read the served folders and use the models`);
   }
   const limits: BridgeLimits = { ...DEFAULT_LIMITS, ...opts.limits };
-  const version = opts.version ?? process.env.ASKCODE_VERSION ?? '0.1.0';
+  const version = opts.version ?? VERSION;
   const files = new StaticFiles(opts.webRoot ?? defaultWebRoot());
   const deps: SocketDeps = { core, limits, log };
   let authority = new Authority(opts.port);
@@ -77,6 +78,10 @@ export async function startBridge(core: Core, opts: BridgeOptions): Promise<Brid
   });
 
   async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    // An answer given before the body was read (404, 405, 413…) must not read the rest, nor reset it away.
+    res.once('finish', () => {
+      if (!req.complete) lingerThenClose(req);
+    });
     const requestId = randomUUID();
     const target = req.url ?? '/';
     const verb = req.method ?? 'GET';
@@ -151,7 +156,6 @@ export async function startBridge(core: Core, opts: BridgeOptions): Promise<Brid
       guardParams(route.method, params, core.index.folders());
     } catch (e) {
       const err = toAskcodeError(e);
-      if (err.kind === 'too_large') res.setHeader('Connection', 'close');
       return fail(err, err.kind === 'internal' ? 400 : undefined);
     }
     if (!core.service.has(route.method)) {
@@ -279,6 +283,32 @@ export async function startBridge(core: Core, opts: BridgeOptions): Promise<Brid
   };
 }
 
+/** What is read and discarded after an early answer before the connection is closed. */
+const LINGER_BYTES = 32 * 1024 * 1024;
+const LINGER_MS = 2000;
+
+/**
+ * A lingering close: the client may still be sending a body we answered without reading. Closing
+ * at once makes its TCP stack answer our close with a reset, which can swallow our answer before it
+ * is read (3 of 8 oversized uploads got a reset instead of the 413); reading on without a bound
+ * takes a whole 1 GB upload to a route that does not exist. So: read and discard for a moment
+ * (at most LINGER_BYTES or LINGER_MS), then close.
+ */
+function lingerThenClose(req: http.IncomingMessage): void {
+  const socket = req.socket;
+  const start = socket.bytesRead;
+  const t0 = Date.now();
+  req.resume();
+  const timer = setInterval(() => {
+    if (req.complete || socket.destroyed) return clearInterval(timer);
+    if (socket.bytesRead - start > LINGER_BYTES || Date.now() - t0 > LINGER_MS) {
+      clearInterval(timer);
+      socket.destroy();
+    }
+  }, 20);
+  timer.unref();
+}
+
 function interfaceAddresses(): string[] {
   return Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.replace(/%.*$/, '')));
 }
@@ -324,7 +354,6 @@ const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
 async function readBody(req: http.IncomingMessage, limits: BridgeLimits, route: RouteMatch): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limits.bodyBytes) {
-    req.resume();
     throw new AskcodeError('too_large', `request body of ${declared} bytes is over the ${limits.bodyBytes}-byte limit`, 'body');
   }
   const chunks: Buffer[] = [];
@@ -333,7 +362,6 @@ async function readBody(req: http.IncomingMessage, limits: BridgeLimits, route: 
   for await (const chunk of req.iterator({ destroyOnReturn: false })) {
     size += (chunk as Buffer).length;
     if (size > limits.bodyBytes) {
-      req.resume();
       throw new AskcodeError('too_large', `request body is over the ${limits.bodyBytes}-byte limit`, 'body');
     }
     chunks.push(chunk as Buffer);

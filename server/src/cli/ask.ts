@@ -1,19 +1,26 @@
 import * as path from 'node:path';
-import { promises as fs } from 'node:fs';
 import { registerCommand } from './registry';
-import { parse, openCore } from './common';
-import { invalid, notFound, AskcodeError } from '../core/errors';
+import { parse, openCore, requireFolder, withProgress } from './common';
+import { invalid, AskcodeError } from '../core/errors';
 import { QgptStream, QgptStreamOutputNotification } from '../protocol/stream';
 import type { NotificationDef } from '../protocol/base';
 import type { QGPTStreamOutput, RelevantQGPTSeed } from '../protocol/wire';
 
-const USAGE = `Usage: askcode ask "question" [--path FOLDER] [--model ID] [--json] [--data-dir DIR]
+const USAGE = `Usage: askcode ask "question" [--path FOLDER] [--conversation ID] [--model ID] [--json] [--data-dir DIR]
 
 Indexes FOLDER (default: the current folder) if needed, finds the relevant snippets and streams
-the answer with the cited snippets and their scores. Without --model the default answerer is used
-(the built-in extractive answerer unless a language model is set as the default).
+the answer to stdout; the relevant snippets, notices and the conversation id go to stderr.
+Without --model the default answerer is used (the built-in extractive answerer unless a
+language model is set as the default).
 
-  --json   print one JSON object at the end instead of streaming text`;
+  --conversation ID  ask a follow-up in that conversation ("and where is that called?" is
+                     rewritten with its history); the id is printed after every answer
+  --json             print one JSON object at the end instead of streaming text`;
+
+/** The answer's collapsed sources as a terminal shows them (no HTML). */
+function forTerminal(text: string): string {
+  return text.replace(/<details><summary>([^<]*)<\/summary>\n?/g, '$1:').replace(/\n?<\/details>/g, '');
+}
 
 function where(s: RelevantQGPTSeed, base: string): string {
   const p = s.path ? (path.isAbsolute(s.path) ? path.relative(base, s.path) || s.path : s.path) : 'snippet';
@@ -27,22 +34,23 @@ registerCommand({
   async run(args) {
     const { values, positionals } = parse(
       args,
-      { path: { type: 'string' }, model: { type: 'string' }, json: { type: 'boolean' }, 'data-dir': { type: 'string' } },
+      { path: { type: 'string' }, model: { type: 'string' }, json: { type: 'boolean' }, 'data-dir': { type: 'string' }, conversation: { type: 'string' } },
       true,
     );
     const query = positionals.join(' ').trim();
     if (!query) throw invalid('give a question: askcode ask "question" [--path FOLDER]');
-    const target = path.resolve(values.path ?? process.cwd());
-    const st = await fs.stat(target).catch(() => null);
-    if (!st) throw notFound(`no such file or folder: ${target}`, 'path');
-    const folder = st.isDirectory() ? target : path.dirname(target);
+    const folder = requireFolder(values.path ?? process.cwd());
+    const target = folder;
     const json = values.json ?? false;
     const core = await openCore({ dataDir: values['data-dir'], folders: [folder] });
     // The lexical pass makes the folder searchable; unchanged files are skipped on the next run.
-    await core.index.indexAll();
+    await withProgress(core, () => core.index.indexAll());
+    const err = (s: string) => process.stderr.write(s);
     let relevant: RelevantQGPTSeed[] = [];
+    let extras: QGPTStreamOutput['askcode'];
     let text = '';
     let score: number | undefined;
+    let conversation = values.conversation ?? '';
     const t0 = performance.now();
     let firstDelta: number | undefined;
     try {
@@ -50,22 +58,31 @@ registerCommand({
         const emit = <P>(def: NotificationDef<P>, p: P) => {
           if (def.method !== QgptStreamOutputNotification.method) return;
           const f = p as QGPTStreamOutput;
-          if (f.relevance) relevant = f.relevance.relevant.iterable;
+          if (f.relevance) {
+            relevant = f.relevance.relevant.iterable;
+            if (!json && f.askcode?.rewrittenQuery) err(`askcode: searched as: ${f.askcode.rewrittenQuery}\n`);
+            if (!json) for (const n of f.askcode?.notices ?? []) err(`askcode: ${n.message}\n`);
+          }
+          if (f.askcode) extras = { ...extras, ...f.askcode };
           const a = f.question?.answers.iterable[0];
           if (a) {
             firstDelta ??= performance.now();
             text += a.text;
             score = a.score;
-            if (!json) process.stdout.write(a.text);
+            if (!json) process.stdout.write(forTerminal(a.text));
           }
           if (f.status && f.status !== 'IN-PROGRESS') resolve(f);
         };
         const started = core.service.request(
           QgptStream,
-          { relevance: { query, paths: [target], options: { question: true }, ...(values.model ? { model: values.model } : {}) } },
+          {
+            ...(values.conversation ? { conversation: values.conversation } : {}),
+            relevance: { query, paths: [target], options: { question: true }, ...(values.model ? { model: values.model } : {}) },
+          },
           { emit, connection: 'cli' },
         );
         started.then((acc) => {
+          conversation = acc.conversation;
           // Ctrl-C stops the answer cleanly (a STOPPED frame), a second one exits.
           process.once('SIGINT', () => void core.service.request(QgptStream, { stop: true, request: acc.request }, { emit, connection: 'cli' }));
         }, reject);
@@ -76,6 +93,9 @@ registerCommand({
           JSON.stringify(
             {
               query,
+              conversation,
+              ...(extras?.rewrittenQuery ? { rewrittenQuery: extras.rewrittenQuery } : {}),
+              ...(extras?.notices?.length ? { notices: extras.notices } : {}),
               status: end.status,
               ...(end.errorMessage ? { error: end.errorMessage } : {}),
               answer: text,
@@ -88,13 +108,16 @@ registerCommand({
         );
       } else {
         if (!text.endsWith('\n')) process.stdout.write('\n');
+        // Everything but the answer goes to stderr, so `askcode ask … > answer.md` keeps the answer alone.
+        for (const n of (extras?.notices ?? []).filter((n) => n.kind === 'model-unavailable')) err(`askcode: ${n.message}\n`);
         if (relevant.length) {
-          process.stdout.write('\nRelevant snippets:\n');
+          err('\nRelevant snippets:\n');
           for (const s of relevant.slice(0, 10)) {
-            process.stdout.write(`  ${(s.askcode?.score ?? 0).toFixed(2)}  ${where(s, folder)}${s.askcode?.symbol ? `  (${s.askcode.symbol})` : ''}\n`);
+            err(`  ${(s.askcode?.score ?? 0).toFixed(2)}  ${where(s, folder)}${s.askcode?.symbol ? `  (${s.askcode.symbol})` : ''}\n`);
           }
         }
-        if (score !== undefined) process.stdout.write(`\nanswer score ${score.toFixed(2)} · first words after ${took.toFixed(2)} s\n`);
+        if (score !== undefined) err(`\nanswer score ${score.toFixed(2)} · first words after ${took.toFixed(2)} s\n`);
+        if (conversation) err(`conversation ${conversation} (follow up with: askcode ask --conversation ${conversation} "…")\n`);
       }
       if (end.status === 'FAILED') throw new AskcodeError(end.statusCode === 404 ? 'not_found' : end.statusCode === 400 ? 'invalid' : 'internal', end.errorMessage ?? 'the answer failed');
       return end.status === 'COMPLETED' ? 0 : 130;

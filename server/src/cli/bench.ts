@@ -2,7 +2,7 @@ import { registerCommand, benches } from './registry';
 
 registerCommand({
   name: 'bench',
-  summary: 'benchmarks that print figures (models, retrieval, index, qa, bridge)',
+  summary: 'benchmarks that print figures (models, retrieval, index, qa, answers, bridge, mcp)',
   get usage() {
     return `Usage: askcode bench <name> [options]   (askcode bench <name> --help for its options)
 
@@ -29,3 +29,5 @@ import './bench/retrieval';
 import './bench/index';
 import './bench/qa';
 import './bench/bridge';
+import './bench/answers';
+import './bench/mcp';

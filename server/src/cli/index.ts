@@ -1,11 +1,6 @@
 import { registerCommand } from './registry';
-import { parse, openCore } from './common';
+import { parse, openCore, requireFolder, progressLine as line } from './common';
 import { IndexProgressNotification, type IndexProgress } from '../protocol/workspace';
-import { describeSkips } from '../index/skips';
-
-const line = (p: IndexProgress) =>
-  `${p.state}: ${p.files}/${p.filesTotal} files, ${p.chunks} chunks, ${p.embedded} embedded${p.eta !== undefined ? `, ~${p.eta} s left` : ''}${p.bm25Only ? ' (BM25 only: no embedding model)' : ''}` +
-  (p.skipped ? `; ${describeSkips(p.skipped)}` : '');
 
 registerCommand({
   name: 'index',
@@ -17,7 +12,7 @@ Builds or updates the index of the folders, printing progress, and exits.
   --no-embed   BM25 only (skip the embedding model)`,
   async run(args) {
     const { values, positionals } = parse(args, { 'data-dir': { type: 'string' }, status: { type: 'boolean' }, 'no-embed': { type: 'boolean' } }, true);
-    const folders = positionals.length ? positionals : [process.cwd()];
+    const folders = (positionals.length ? positionals : [process.cwd()]).map((f) => requireFolder(f));
     const core = await openCore({ dataDir: values['data-dir'], folders, autoIndex: false });
     try {
       if (values['no-embed']) core.index.setDense(false);

@@ -1,4 +1,5 @@
 import { AskcodeError } from '../core/errors';
+import { VERSION } from '../protocol/seeds';
 
 import { commands } from './registry';
 
@@ -10,7 +11,6 @@ import './index';
 import './bench';
 import './mcp';
 
-const VERSION = process.env.ASKCODE_VERSION ?? '0.1.0';
 
 export function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -1,5 +1,5 @@
 import { registerCommand } from './registry';
-import { openCore, parse } from './common';
+import { openCore, parse, progressLine, requireFolder, withProgress } from './common';
 import { invalid } from '../core/errors';
 import { stderrLogger, type LogLevel } from '../core/logger';
 import { startBridge } from '../bridge/bridge';
@@ -39,7 +39,8 @@ Options:
     const port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw invalid(`--port must be a port number, not '${values.port}'`, 'port');
     const logLevel = (process.env.ASKCODE_LOG_LEVEL as LogLevel) || 'info';
-    const core = await openCore({ dataDir: values['data-dir'], folders: positionals, autoIndex: true, logLevel });
+    const folders0 = positionals.map((f) => requireFolder(f));
+    const core = await openCore({ dataDir: values['data-dir'], folders: folders0, autoIndex: false, logLevel });
     const allowedSecrets = values['allow-secret'].filter((s) => s.trim());
     core.options.settings = { ...core.options.settings, bridge: { enabled: true, port, allowedSecrets } };
     let bridge;
@@ -56,6 +57,16 @@ Options:
     }
     const folders = core.index.folders();
     process.stdout.write(`askcode: serving ${bridge.url}${folders.length ? ` (${folders.join(', ')})` : ' (no folders)'}\n`);
+    if (folders.length) {
+      // Progress on stderr while the folders are indexed; the page answers from what is indexed so far.
+      const t0 = Date.now();
+      void withProgress(core, async () => {
+        await core.index.indexAll();
+        await core.index.whenIdle();
+      })
+        .then(() => process.stderr.write(`askcode: indexed — ${progressLine(core.index.status())} in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`))
+        .catch((e) => process.stderr.write(`askcode: indexing failed: ${e instanceof Error ? e.message : String(e)}\n`));
+    }
     const signal = await new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'));
       process.once('SIGTERM', () => resolve('SIGTERM'));

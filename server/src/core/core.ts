@@ -49,7 +49,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   registerAssets(service, { index });
   registerQgpt(service, { index, answers });
   registerStream(service, { index, answers, conversations, streams });
-  registerConversations(service, { conversations });
+  registerConversations(service, { conversations, folders: () => index.folders() });
   registerCode(service, { folders: () => index.folders() });
   registerSymbols(service, { index });
   registerModelUpdate(service, { models });

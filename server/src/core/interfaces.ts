@@ -43,6 +43,8 @@ export interface ModelHub {
    * extractive answerer. Throws not_found for an unknown id, unavailable when it cannot load.
    */
   getGenerator(modelId?: string): Promise<Generator | null>;
+  /** The name a person knows a model by, when the id is known. */
+  modelName?(id: string): string | undefined;
   /** The id of the model that answers when the input names none. */
   defaultConversationModelId(): string;
   /** The built-in extractive answerer's model id. */

@@ -1,6 +1,7 @@
 import type { RequestDef, NotificationDef } from '../protocol/base';
 import { AskcodeError, toAskcodeError } from './errors';
 import type { Logger } from './logger';
+import { parseParams } from './validation';
 
 /** The face a call came through: a bridge (or MCP over HTTP) client is not the user. */
 export type CallOrigin = 'rpc' | 'bridge' | 'cli' | 'mcp';
@@ -27,14 +28,14 @@ export type Handler<P, R> = (params: P, ctx: CallContext) => Promise<R> | R;
  * CLI decode a message, call `call()`, and encode the result or the AskcodeError.
  */
 export class Service {
-  private readonly handlers = new Map<string, Handler<unknown, unknown>>();
+  private readonly handlers = new Map<string, { def: RequestDef<unknown, unknown> | NotificationDef<unknown>; handler: Handler<unknown, unknown> }>();
   private readonly broadcastListeners = new Set<(method: string, params: unknown) => void>();
 
   constructor(readonly log: Logger) {}
 
   register<P, R>(def: RequestDef<P, R> | NotificationDef<P>, handler: Handler<P, R>): void {
     if (this.handlers.has(def.method)) throw new Error(`handler for ${def.method} registered twice`);
-    this.handlers.set(def.method, handler as Handler<unknown, unknown>);
+    this.handlers.set(def.method, { def, handler: handler as Handler<unknown, unknown> });
   }
 
   has(method: string): boolean {
@@ -46,10 +47,14 @@ export class Service {
     return (await this.call(def.method, params, ctx)) as R;
   }
 
-  /** Calls a method by name; every failure comes out as an AskcodeError. */
+  /**
+   * Calls a method by name: its params pass the entry's schema first, so a handler only ever sees
+   * input of the declared shape. Every failure comes out as an AskcodeError.
+   */
   async call(method: string, params: unknown, ctx: Partial<CallContext> = {}): Promise<unknown> {
-    const handler = this.handlers.get(method);
-    if (!handler) throw new AskcodeError('not_found', `unknown method ${method}`);
+    const entry = this.handlers.get(method);
+    if (!entry) throw new AskcodeError('not_found', `unknown method ${method}`);
+    const parsed = parseParams(entry.def.params, params, entry.def.shape);
     const full: CallContext = {
       signal: ctx.signal ?? new AbortController().signal,
       emit: ctx.emit ?? (() => {}),
@@ -57,7 +62,7 @@ export class Service {
       origin: ctx.origin ?? 'cli',
     };
     try {
-      return await handler(params, full);
+      return await entry.handler(parsed, full);
     } catch (e) {
       const err = toAskcodeError(e);
       if (err.kind === 'internal') this.log.error(`${method} failed: ${err.stack ?? err.message}`);

@@ -44,6 +44,8 @@ export async function askQuestion(core: Core, input: AskInput, signal: AbortSign
   let rewrittenQuery: string | undefined;
   let end!: (f: QGPTStreamOutput) => void;
   const ended = new Promise<QGPTStreamOutput>((resolve) => (end = resolve));
+  // Nothing more is reported once the call is cancelled: the client has forgotten its token.
+  const report = (m: string) => void (signal.aborted || progress?.(m));
   const emit = <P>(def: NotificationDef<P>, params: P) => {
     if (def.method !== QgptStreamOutputNotification.method) return;
     const f = params as QGPTStreamOutput;
@@ -52,13 +54,13 @@ export async function askQuestion(core: Core, input: AskInput, signal: AbortSign
     if (f.relevance) {
       relevant = f.relevance.relevant.iterable;
       const top = relevant.slice(0, 5).map((s) => snippetOf(s, folders)).filter((s): s is Snippet => !!s);
-      progress?.(top.length ? `found ${relevant.length} snippets: ${top.map((s) => cite(s.path, s.startLine, s.endLine)).join(', ')}` : 'no matching snippets');
+      report(top.length ? `found ${relevant.length} snippets: ${top.map((s) => cite(s.path, s.startLine, s.endLine)).join(', ')}` : 'no matching snippets');
     }
     const delta = f.question?.answers.iterable[0];
     if (delta) {
       answer += delta.text;
       score = delta.score;
-      if (delta.text) progress?.(delta.text);
+      if (delta.text) report(delta.text);
     }
     if (f.status && f.status !== 'IN-PROGRESS' && f.status !== 'INITIALIZED') end(f);
   };
@@ -69,9 +71,9 @@ export async function askQuestion(core: Core, input: AskInput, signal: AbortSign
       relevance: { query: input.question, options: { database: true, question: true } },
       ...(input.conversation ? { conversation: input.conversation } : {}),
     },
-    { emit, connection, signal },
+    { emit, connection, signal, origin: 'mcp' },
   );
-  const stop = () => void core.service.request(QgptStream, { stop: true, request: accepted.request }, { emit, connection }).catch(() => {});
+  const stop = () => void core.service.request(QgptStream, { stop: true, request: accepted.request }, { emit, connection, origin: 'mcp' }).catch(() => {});
   if (signal.aborted) stop();
   signal.addEventListener('abort', stop, { once: true });
   let last: QGPTStreamOutput;

@@ -101,7 +101,7 @@ export function createMcpServer(core: Core, opts: McpFaceOptions): McpServer {
         const out = await core.service.request(
           QgptRelevance,
           abs ? { query, paths: abs } : { query, options: { database: true } },
-          { signal: ctx.mcpReq.signal, connection: 'mcp' },
+          { signal: ctx.mcpReq.signal, connection: 'mcp', origin: 'mcp' },
         );
         const results = out.relevant.iterable.map((s) => snippetOf(s, folders())).filter((s): s is Snippet => !!s).slice(0, limit ?? 8);
         const text = results.length
@@ -169,7 +169,7 @@ export function createMcpServer(core: Core, opts: McpFaceOptions): McpServer {
     },
     ({ name, kind, limit }, ctx) =>
       run(async () => {
-        const out = await core.service.request(SymbolsFind, { name, ...(kind ? { kind } : {}), limit: limit ?? 20 }, { signal: ctx.mcpReq.signal, connection: 'mcp' });
+        const out = await core.service.request(SymbolsFind, { name, ...(kind ? { kind } : {}), limit: limit ?? 20 }, { signal: ctx.mcpReq.signal, connection: 'mcp', origin: 'mcp' });
         const definitions = out.definitions.map((d) => ({
           name: d.name,
           qualifiedName: d.qualifiedName,
@@ -212,7 +212,7 @@ export function createMcpServer(core: Core, opts: McpFaceOptions): McpServer {
         const out = await core.service.request(
           SymbolsReferences,
           { name, ...(callsOnly !== undefined ? { callsOnly } : {}), limit: limit ?? 50 },
-          { signal: ctx.mcpReq.signal, connection: 'mcp' },
+          { signal: ctx.mcpReq.signal, connection: 'mcp', origin: 'mcp' },
         );
         const references = out.references.map((r) => ({
           name: r.name,
@@ -261,7 +261,7 @@ export function createMcpServer(core: Core, opts: McpFaceOptions): McpServer {
         const out = await core.service.request(
           QgptPersonsRelated,
           { input: { conversation: { iterable: [{ role: 'USER', text: `${abs}${at}`, timestamp: { value: new Date().toISOString() } }] } } },
-          { signal: ctx.mcpReq.signal, connection: 'mcp' },
+          { signal: ctx.mcpReq.signal, connection: 'mcp', origin: 'mcp' },
         );
         const people = out.persons.iterable.map((p) => {
           const info = p.askcode;
@@ -309,7 +309,7 @@ export function createMcpServer(core: Core, opts: McpFaceOptions): McpServer {
         const out = await core.service.request(
           CodeRead,
           { path: abs, ...(args.startLine !== undefined ? { startLine: args.startLine } : {}), ...(args.endLine !== undefined ? { endLine: args.endLine } : {}) },
-          { signal: ctx.mcpReq.signal, connection: 'mcp' },
+          { signal: ctx.mcpReq.signal, connection: 'mcp', origin: 'mcp' },
         );
         const rel = out.relativePath || relativeTo(folders(), out.path);
         const more = out.endLine < out.totalLines ? ` (${out.totalLines} lines in all; read on from line ${out.endLine + 1})` : ` (${out.totalLines} lines in all)`;

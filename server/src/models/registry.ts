@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { JsonFile, sweepStaleTemp } from '../core/jsonFile';
+import { knownModelFields } from './knownFields';
 import type { Logger } from '../core/logger';
 import type { Model } from '../protocol/wire';
 import type { ModelSource } from '../protocol/models';
@@ -51,6 +52,14 @@ export class Registry {
   async load(): Promise<void> {
     await sweepStaleTemp(path.dirname(this.file.file), this.log);
     const doc = await this.file.read();
+    for (const r of doc.models) {
+      // Records stored before unknown fields were dropped lose them now (a capped field is kept as it was).
+      try {
+        r.model = { ...knownModelFields(r.model as unknown as Record<string, unknown>), id: r.model.id };
+      } catch {
+        /* over a cap: left as stored */
+      }
+    }
     this.records = new Map(doc.models.map((r) => [r.model.id, r]));
   }
 

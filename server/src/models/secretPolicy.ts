@@ -22,13 +22,6 @@ export function allowedSecrets(options: CoreOptions): Set<string> {
   return new Set(Array.isArray(list) ? list.filter((s): s is string => typeof s === 'string') : []);
 }
 
-/** Settings check: a list of secret names. */
-export function validateAllowedSecrets(v: unknown): void {
-  if (v !== undefined && (!Array.isArray(v) || v.some((s) => typeof s !== 'string' || !s))) {
-    throw invalid('bridge.allowedSecrets must be a list of environment variable or secret names', 'bridge.allowedSecrets');
-  }
-}
-
 /** The secret names a source asks for. */
 function namedSecrets(src: ModelSource | undefined): { field: string; name: string }[] {
   if (src?.kind !== 'openai') return [];

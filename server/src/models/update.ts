@@ -6,7 +6,7 @@ import { conflict, forbidden, invalid } from '../core/errors';
 import type { Model, Score } from '../protocol/wire';
 import type { SeededScore } from '../protocol/models';
 import type { ModelRecord } from './registry';
-import { validateCreate } from './validate';
+import { knownModelFields } from './knownFields';
 
 /** Descriptive fields a custom model may change; everything else must come back as it was. */
 const CUSTOM_MUTABLE = ['name', 'description', 'version', 'type', 'foundation', 'parameters', 'maxTokens', 'capabilities', 'score'] as const;
@@ -22,7 +22,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
  * model (`unique`, `usage`, `cloud`, `provider`, …) cannot change: a different model is a new one.
  */
 export function applyUpdate(rec: ModelRecord, input: Model, others: ModelRecord[]): ModelRecord {
-  validateCreate(input);
+  // `input` passed the protocol's ModelUpdate schema (a SeededModel with its id).
   if (input.score !== undefined && input.score !== null) checkScore(input.score);
   const mutable: readonly string[] = rec.origin === 'custom' ? CUSTOM_MUTABLE : BUILTIN_MUTABLE;
   const before = rec.model as unknown as Record<string, unknown>;
@@ -46,6 +46,7 @@ export function applyUpdate(rec: ModelRecord, input: Model, others: ModelRecord[
     else after[k] = v;
   }
   const model = after as unknown as Model;
+  knownModelFields(after); // the same caps as a create: a 1 MB description is refused here too
   for (const o of others) {
     if (o.model.id !== model.id && o.model.name === model.name && o.model.version === model.version) {
       throw conflict(`a model named '${model.name}' version '${model.version}' already exists (${o.model.id})`, 'name');

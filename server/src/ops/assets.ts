@@ -1,8 +1,9 @@
 import type { Service } from '../core/service';
 import type { WorkspaceIndex } from '../index/workspaceIndex';
 import { invalid } from '../core/errors';
-import { AssetsSave, AssetsList, AssetsDelete } from '../protocol/workspace';
-import { fragmentOf } from './passages';
+import { AssetsSave, AssetsList, AssetsDelete, type SaveAssetSchema } from '../protocol/workspace';
+import { requireFragment } from './passages';
+import type { In } from './qgpt';
 
 export interface AssetsDeps {
   index: WorkspaceIndex;
@@ -10,18 +11,16 @@ export interface AssetsDeps {
 
 /** Saved snippets: searched like files (the `assets` query space), kept across restarts. */
 export function registerAssets(service: Service, { index }: AssetsDeps): void {
-  service.register(AssetsSave, (p) => {
-    if (!p || typeof p !== 'object') throw invalid('params must be an object with a seed or a path', 'params');
-    const name = typeof p.name === 'string' ? p.name : undefined;
-    if (p.seed !== undefined) return index.saveAsset({ name, fragment: fragmentOf(p.seed, 'seed') });
-    if (typeof p.path === 'string' && p.path) return index.saveAsset({ name, path: p.path, startLine: p.startLine, endLine: p.endLine });
+  service.register(AssetsSave, (params) => {
+    const p = params as In<typeof SaveAssetSchema>;
+    const name = p.name ?? undefined;
+    if (p.seed !== undefined) return index.saveAsset({ name, fragment: requireFragment(p.seed, 'seed') });
+    if (p.path) return index.saveAsset({ name, path: p.path, startLine: p.startLine ?? undefined, endLine: p.endLine ?? undefined });
     throw invalid('give a seed (with a fragment) or a path to save', 'seed');
   });
   service.register(AssetsList, () => index.listAssets());
   service.register(AssetsDelete, async (p) => {
-    const id: unknown = p?.id;
-    if (typeof id !== 'string' || !id) throw invalid('id must be a non-empty string', 'id');
-    await index.deleteAsset(id);
+    await index.deleteAsset(p.id);
     return null;
   });
 }

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Service } from '../core/service';
-import { invalid } from '../core/errors';
 import { ConnectorConnect, type ConnectorContext } from '../protocol/connector';
 
 export interface ConnectorDeps {
@@ -15,28 +14,13 @@ function stableUuid(text: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** `connector/connect` (`POST /connect`): a client application says hello and gets its Application back. */
 export function registerConnector(service: Service, deps: ConnectorDeps): void {
   service.register(ConnectorConnect, (params): ConnectorContext => {
-    if (!isObject(params) || !isObject(params.application)) {
-      throw invalid('connect takes a SeededConnectorConnection {"application": {"name", "version", "platform"}}', 'application');
-    }
+    // The params passed the entry's schema: name, version and platform are there.
     const app = params.application;
-    for (const k of ['name', 'version', 'platform'] as const) {
-      if (typeof app[k] !== 'string' || !app[k]) throw invalid(`application.${k} is required (a string)`, `application.${k}`);
-    }
-    for (const k of ['capabilities', 'privacy'] as const) {
-      if (app[k] !== undefined && app[k] !== null && typeof app[k] !== 'string') throw invalid(`application.${k} must be a string`, `application.${k}`);
-    }
-    if (app.automaticUnload !== undefined && app.automaticUnload !== null && typeof app.automaticUnload !== 'boolean') {
-      throw invalid('application.automaticUnload must be a boolean', 'application.automaticUnload');
-    }
     const os = stableUuid(`askcode-os:${deps.dataDir}`);
-    const name = app.name as string;
-    const version = app.version as string;
-    const platform = app.platform as string;
+    const { name, version, platform } = app;
     return {
       os,
       application: {

@@ -1,5 +1,4 @@
 import type { Service } from '../core/service';
-import { invalid } from '../core/errors';
 import { ModelScoresIncrement, ModelUpdate } from '../protocol/models';
 import type { ModelManager } from '../models/manager';
 
@@ -9,9 +8,6 @@ export interface ModelUpdateDeps {
 
 /** `model/update` (`POST /model/update`) and `model/scores/increment` (`POST /model/{id}/scores/increment`). */
 export function registerModelUpdate(service: Service, deps: ModelUpdateDeps): void {
-  service.register(ModelUpdate, (params) => {
-    if (typeof params !== 'object' || params === null || Array.isArray(params)) throw invalid('model/update takes a whole Model object (with its id)', 'body');
-    return deps.models.update(params);
-  });
+  service.register(ModelUpdate, (params) => deps.models.update(params));
   service.register(ModelScoresIncrement, (params) => deps.models.incrementScore(params));
 }

@@ -1,6 +1,8 @@
-import type { Application, QGPTRelevanceInput, RelevantQGPTSeed, Seed } from '../protocol/wire';
+import type { z } from 'zod';
+import type { RelevantQGPTSeed } from '../protocol/wire';
+import type { RelevanceInputSchema } from '../protocol/qgpt';
+import { askcodeApplication, fragmentSeed, platformOf, seedFragment, FRAGMENT_FIELD } from '../protocol/seeds';
 import { invalid } from '../core/errors';
-import { isObject, requireQuery, describe } from '../qgpt/validate';
 import type { Hit } from '../index/searchEngine';
 import type { Space } from '../index/workspaceIndex';
 import type { Passage } from '../qgpt/seeds';
@@ -10,87 +12,30 @@ import type { Passage } from '../qgpt/seeds';
  * answer quotes) and a RelevantQGPTSeed only for the reply.
  */
 
-/** The Application every seed we emit carries (the wire requires a full one inside SeededAsset). */
-export const ASKCODE_APPLICATION: Application = {
-  id: 'askcode',
-  name: 'OPEN_SOURCE',
-  version: process.env.ASKCODE_VERSION ?? '0.1.0',
-  platform: process.platform === 'win32' ? 'WINDOWS' : process.platform === 'darwin' ? 'MACOS' : 'LINUX',
-  onboarded: true,
-  privacy: 'OPEN',
-};
+export type RelevanceInput = z.output<typeof RelevanceInputSchema>;
 
-const MAX_PATHS = 100;
-const MAX_SEEDS = 200;
+const APPLICATION = askcodeApplication(platformOf(process.platform));
 
-/** The fragment string of a seed; anything else (a file, bytes, an anchor) is a clear error. */
-export function fragmentOf(seed: unknown, field: string): { text: string; ext?: string } {
-  if (!isObject(seed)) throw invalid(`${field} must be a Seed object, got ${describe(seed)}`, field);
-  const asset = (seed as Seed).asset;
-  const fragment = isObject(asset) && isObject(asset.format) ? asset.format.fragment : undefined;
-  const raw = isObject(fragment) && isObject(fragment.string) ? fragment.string.raw : undefined;
-  if (typeof raw !== 'string') {
-    throw invalid(`${field} has no fragment string: only seeds with asset.format.fragment.string.raw are searched`, `${field}.asset.format.fragment.string.raw`);
-  }
-  const ext = isObject(fragment) && isObject(fragment.metadata) && typeof fragment.metadata.ext === 'string' ? fragment.metadata.ext : undefined;
-  return { text: raw, ext };
-}
-
-export function validateRelevance(input: unknown): { query: string; space: Space; question: boolean } {
-  if (!isObject(input)) throw invalid(`the request must be a QGPTRelevanceInput object, got ${describe(input)}`, 'query');
-  const i = input as Partial<QGPTRelevanceInput> & Record<string, unknown>;
-  const query = requireQuery(i.query);
-  if (i.options !== undefined && i.options !== null && !isObject(i.options)) throw invalid('options must be an object', 'options');
-  const options = (i.options ?? {}) as Record<string, unknown>;
-  if (options.database !== undefined && options.database !== null && typeof options.database !== 'boolean') throw invalid('options.database must be a boolean', 'options.database');
-  if (options.question !== undefined && options.question !== null && typeof options.question !== 'boolean') throw invalid('options.question must be a boolean', 'options.question');
+/** The one query space of a (schema-checked) relevance input; two, or none, is refused naming the field. */
+export function spaceOf(i: RelevanceInput): Space {
   const given: string[] = [];
-  if (i.paths !== undefined && i.paths !== null) given.push('paths');
-  if (i.seeds !== undefined && i.seeds !== null) given.push('seeds');
-  if (i.assets !== undefined && i.assets !== null) given.push('assets');
-  if (options.database === true) given.push('options.database');
+  if (i.paths != null) given.push('paths');
+  if (i.seeds != null) given.push('seeds');
+  if (i.assets != null) given.push('assets');
+  if (i.options?.database === true) given.push('options.database');
   if (given.length === 0) throw invalid('give exactly one query space: paths, seeds, assets or options.database: true', 'paths');
   if (given.length > 1) throw invalid(`give exactly one query space, not ${given.join(' and ')}`, given[1]);
-  let space: Space;
-  switch (given[0]) {
-    case 'paths': {
-      if (!Array.isArray(i.paths) || !i.paths.length) throw invalid('paths must be a non-empty array of absolute paths', 'paths');
-      if (i.paths.length > MAX_PATHS) throw invalid(`paths has ${i.paths.length} entries; the limit is ${MAX_PATHS}`, 'paths');
-      i.paths.forEach((p, k) => {
-        if (typeof p !== 'string' || !p) throw invalid(`paths[${k}] must be a path string, got ${describe(p)}`, `paths[${k}]`);
-        if (!isAbsolute(p)) throw invalid(`paths[${k}] must be an absolute path: ${p}`, `paths[${k}]`);
-      });
-      space = { kind: 'paths', paths: i.paths as string[] };
-      break;
-    }
-    case 'seeds': {
-      const it = isObject(i.seeds) ? i.seeds.iterable : undefined;
-      if (!Array.isArray(it) || !it.length) throw invalid('seeds.iterable must be a non-empty array of seeds', 'seeds.iterable');
-      if (it.length > MAX_SEEDS) throw invalid(`seeds has ${it.length} entries; the limit is ${MAX_SEEDS}`, 'seeds.iterable');
-      space = { kind: 'seeds', seeds: it.map((s, k) => fragmentOf(s, `seeds.iterable[${k}]`)) };
-      break;
-    }
-    case 'assets': {
-      const it = isObject(i.assets) ? i.assets.iterable : undefined;
-      if (!Array.isArray(it) || !it.length) throw invalid('assets.iterable must be a non-empty array of {id}', 'assets.iterable');
-      space = {
-        kind: 'assets',
-        ids: it.map((a, k) => {
-          const id = isObject(a) ? a.id : undefined;
-          if (typeof id !== 'string' || !id) throw invalid(`assets.iterable[${k}].id must be an asset id`, `assets.iterable[${k}].id`);
-          return id;
-        }),
-      };
-      break;
-    }
-    default:
-      space = { kind: 'database' };
-  }
-  return { query, space, question: options.question === true };
+  if (i.paths) return { kind: 'paths', paths: i.paths };
+  if (i.seeds) return { kind: 'seeds', seeds: i.seeds.iterable.map((s, k) => requireFragment(s, `seeds.iterable[${k}]`)) };
+  if (i.assets) return { kind: 'assets', ids: i.assets.iterable.map((a) => a.id) };
+  return { kind: 'database' };
 }
 
-function isAbsolute(p: string): boolean {
-  return p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\');
+/** The fragment string a seed must carry here (a file, bytes or an anchor is not searched). */
+export function requireFragment(seed: Parameters<typeof seedFragment>[0], field: string): { text: string; ext?: string } {
+  const f = seedFragment(seed);
+  if (!f) throw invalid(`${field} has no fragment string: only seeds with asset.format.fragment.string.raw are searched`, `${field}.${FRAGMENT_FIELD}`);
+  return f;
 }
 
 const round = (x: number | undefined) => (x === undefined ? undefined : Math.round(x * 1e4) / 1e4);
@@ -107,14 +52,7 @@ export function hitToSeed(h: Hit): RelevantQGPTSeed {
   const assetId = c.file.startsWith('asset:') ? c.file.slice(6) : undefined;
   const seed: RelevantQGPTSeed = {
     id: c.id,
-    seed: {
-      type: 'SEEDED_ASSET',
-      asset: {
-        application: ASKCODE_APPLICATION,
-        format: { fragment: { string: { raw: c.text }, metadata: { ext: c.ext } } },
-        metadata: { name: c.symbol ? `${c.rel} · ${c.symbol}` : c.rel },
-      },
-    },
+    seed: fragmentSeed(c.text, c.ext, APPLICATION, { name: c.symbol ? `${c.rel} · ${c.symbol}` : c.rel }),
     path: placeOf(h),
     askcode: {
       startLine: c.startLine,

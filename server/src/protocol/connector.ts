@@ -1,4 +1,5 @@
 import { request } from './base';
+import { z, nonEmpty } from './schema';
 import type { Application } from './wire';
 
 /**
@@ -27,5 +28,19 @@ export interface ConnectorContext {
   health: { os: { id: string; version: string } };
 }
 
+const Required = z.string().refine(nonEmpty, 'is required (a string)');
+
+export const SeededConnectorConnectionSchema = z.looseObject({
+  application: z.looseObject({
+    name: Required,
+    version: Required,
+    platform: Required,
+    capabilities: z.string().nullish(),
+    privacy: z.string().nullish(),
+    automaticUnload: z.boolean().nullish(),
+  }),
+});
+
 /** Register (or recognise) a client application; the same application always gets the same id. */
-export const ConnectorConnect = request<SeededConnectorConnection, ConnectorContext>('connector/connect');
+export const ConnectorConnect = request<SeededConnectorConnection, ConnectorContext>('connector/connect', SeededConnectorConnectionSchema,
+  { field: 'application', expected: 'a SeededConnectorConnection {"application": {"name", "version", "platform"}}' });

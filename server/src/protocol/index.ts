@@ -8,4 +8,6 @@ export * from './stream';
 export * from './workspace';
 export * from './launch';
 export * from './symbols';
+export * from './seeds';
 export * from './connector';
+export * from './lm';

@@ -1,4 +1,5 @@
 import { request } from './base';
+import { z, nonEmpty } from './schema';
 
 /**
  * The symbol index: definitions (classes, functions, methods, constants, types) and identifier
@@ -69,9 +70,19 @@ export interface CodeReadResult extends CodeLocation {
   totalLines: number;
 }
 
+const MAX_LIMIT = 1000;
+const Limit = z.number().refine((v) => Number.isInteger(v) && v >= 1 && v <= MAX_LIMIT, `must be an integer from 1 to ${MAX_LIMIT}`).nullish();
+const SymbolKindSchema = z.enum(['class', 'interface', 'type', 'enum', 'function', 'method', 'constant', 'variable', 'module']);
+const Line = z.number().refine((v) => Number.isInteger(v) && v >= 1, 'must be a positive whole number').optional();
+const SymbolName = z.string().refine(nonEmpty, 'must be a non-empty string').refine((v) => v.length <= 200, 'is longer than 200 characters');
+const NAMED = { field: 'name', expected: 'an object with a name' };
+
 /** Definitions matching a name, best first (exact name, then qualified suffix, then prefix). */
-export const SymbolsFind = request<SymbolsFindParams, { definitions: SymbolDefinition[] }>('askcode/symbols/find');
+export const SymbolsFind = request<SymbolsFindParams, { definitions: SymbolDefinition[] }>('askcode/symbols/find',
+  z.looseObject({ name: SymbolName, kind: SymbolKindSchema.nullish(), limit: Limit }), NAMED);
 /** Occurrences of a name outside its own definitions, call sites first. */
-export const SymbolsReferences = request<SymbolsReferencesParams, { references: SymbolReference[] }>('askcode/symbols/references');
+export const SymbolsReferences = request<SymbolsReferencesParams, { references: SymbolReference[] }>('askcode/symbols/references',
+  z.looseObject({ name: SymbolName, callsOnly: z.boolean().nullish(), limit: Limit }), NAMED);
 /** Lines of a file inside the workspace folders (never outside them, never a special file). */
-export const CodeRead = request<CodeReadParams, CodeReadResult>('askcode/code/read');
+export const CodeRead = request<CodeReadParams, CodeReadResult>('askcode/code/read',
+  z.looseObject({ path: z.string().min(1), startLine: Line, endLine: Line }), { field: 'path', expected: 'an object with a path' });

@@ -304,6 +304,8 @@ export interface QGPTQuestionAnswers {
 export interface QGPTQuestionOutput {
   schema?: EmbeddedModelSchema;
   answers: QGPTQuestionAnswers;
+  /** askcode's extension (dropped by the SDK): rewritten query, notices. */
+  askcode?: AnswerExtras;
 }
 
 export interface QGPTRelevanceOutput {

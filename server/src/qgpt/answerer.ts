@@ -1,7 +1,8 @@
-import type { ChatMessage, ModelHub } from '../core/interfaces';
-import type { QGPTQuestionAnswer } from '../protocol/wire';
+import type { ChatMessage, Generator, ModelHub } from '../core/interfaces';
+import type { AnswerNotice, QGPTQuestionAnswer } from '../protocol/wire';
+import { toAskcodeError } from '../core/errors';
 import type { Passage } from './seeds';
-import { extractiveAnswer, rankPlaces, type PlaceMatch } from './extractive';
+import { extractiveAnswer, rankPlaces, citedPlaces } from './extractive';
 import { packPrompt, sourcesFooter } from './prompt';
 import { textTerms } from './terms';
 
@@ -48,6 +49,51 @@ export function grounding(answer: string, passages: Passage[]): number {
 
 const round = (x: number) => Math.round(Math.max(0, Math.min(1, x)) * 1000) / 1000;
 
+/**
+ * Why the chosen model cannot answer, in plain words, with what the reader can do about it. The
+ * models area says "not downloaded" for weights that are missing; anything else (an endpoint
+ * that is down, a folder that does not load) offers to pick another model.
+ */
+export function modelUnavailableNotice(model: string | undefined, error: unknown, modelName?: string): AnswerNotice {
+  const e = toAskcodeError(error);
+  const name = modelName ?? model ?? 'The chosen model';
+  if (/not downloaded|no local weights/i.test(e.message)) {
+    return {
+      kind: 'model-unavailable',
+      message: `${name} is not downloaded yet, so this answer quotes the code instead. Download it to get written answers, or pick another model.`,
+      action: { label: 'Download model', command: 'download-model', ...(model ? { model } : {}) },
+    };
+  }
+  return {
+    kind: 'model-unavailable',
+    message: `${name} could not answer (${e.message.replace(/\.$/, '')}), so this answer quotes the code instead. Pick another model, or try again once it is reachable.`,
+    action: { label: 'Pick a model', command: 'pick-model', ...(model ? { model } : {}) },
+  };
+}
+
+function extractiveRun(hub: ModelHub, query: string, passages: Passage[], signal: AbortSignal): AnswerRun {
+  const r = extractiveAnswer(query, passages);
+  return {
+    modelId: hub.extractiveModelId,
+    score: r.answers[0].score,
+    deltas: chunked(r.answers[0].text, signal),
+    result: () => ({ answers: r.answers, text: r.answers[0].text, cited: r.cited.map((m) => m.passage) }),
+  };
+}
+
+/** The passages a model reads, in the order the answer cites: the cited places first, then the rest by rank. */
+function promptOrder(query: string, passages: Passage[]): Passage[] {
+  const ranked = rankPlaces(query, passages);
+  const cited = citedPlaces(query, ranked).map((m) => m.passage);
+  const rest = passages.filter((p) => !cited.includes(p));
+  return [...cited, ...rest];
+}
+
+/**
+ * Starts an answer. When the model cannot be had (not downloaded, endpoint down before the first
+ * word) the answer is the extractive one and `notices` gets a model-unavailable notice; an
+ * unknown model id or a model of the wrong kind is still an error.
+ */
 export async function startAnswer(
   hub: ModelHub,
   query: string,
@@ -55,38 +101,54 @@ export async function startAnswer(
   model: string | undefined,
   signal: AbortSignal,
   history: ChatMessage[] = [],
+  notices: AnswerNotice[] = [],
 ): Promise<AnswerRun> {
-  const generator = await hub.getGenerator(model);
-  if (!generator) {
-    const r = extractiveAnswer(query, passages);
-    return {
-      modelId: hub.extractiveModelId,
-      score: r.answers[0].score,
-      deltas: chunked(r.answers[0].text, signal),
-      result: () => ({ answers: r.answers, text: r.answers[0].text, cited: r.cited.map((m) => m.passage) }),
-    };
+  let generator: Generator | null;
+  try {
+    generator = await hub.getGenerator(model);
+  } catch (e) {
+    if (toAskcodeError(e).kind !== 'unavailable') throw e;
+    const id = model ?? hub.defaultConversationModelId();
+    notices.push(modelUnavailableNotice(id, e, hub.modelName?.(id)));
+    return extractiveRun(hub, query, passages, signal);
   }
-  const ranked: PlaceMatch[] = rankPlaces(query, passages);
-  const packed = await packPrompt(generator, query, ranked.map((m) => m.passage), history);
+  if (!generator) return extractiveRun(hub, query, passages, signal);
+  const gen = generator;
+  const ordered = promptOrder(query, passages);
+  const ranked = rankPlaces(query, ordered);
+  const packed = await packPrompt(gen, query, ordered, history);
   const evidence = ranked.find((m) => packed.included.some((p) => p.index === m.passage.index))?.score ?? 0;
   let body = '';
   let footer = '';
+  let fallback: AnswerRun | undefined;
   async function* deltas(): AsyncGenerator<string> {
-    for await (const d of generator!.generate(packed.messages, { signal, maxTokens: packed.maxTokens })) {
-      if (signal.aborted) return;
-      if (!d) continue;
-      body += d;
-      yield d;
+    try {
+      for await (const d of gen.generate(packed.messages, { signal, maxTokens: packed.maxTokens })) {
+        if (signal.aborted) return;
+        if (!d) continue;
+        body += d;
+        yield d;
+      }
+    } catch (e) {
+      // A model that fails before its first word leaves the reader nothing: answer from the code.
+      if (body || signal.aborted || toAskcodeError(e).kind !== 'unavailable') throw e;
+      notices.push(modelUnavailableNotice(gen.modelId, e, hub.modelName?.(gen.modelId)));
+      fallback = extractiveRun(hub, query, passages, signal);
+      yield* fallback.deltas;
+      return;
     }
     if (signal.aborted) return;
     footer = sourcesFooter(packed.included);
     if (footer) yield footer;
   }
-  return {
-    modelId: generator.modelId,
+  const run: AnswerRun = {
+    get modelId() {
+      return fallback ? hub.extractiveModelId : gen.modelId;
+    },
     score: round(0.5 * evidence),
     deltas: deltas(),
     result: () => {
+      if (fallback) return fallback.result();
       const text = body + footer;
       const score = round(0.5 * evidence + 0.5 * grounding(body, packed.included));
       // The extractive answer follows as an alternative grounded in the same snippets.
@@ -94,6 +156,7 @@ export async function startAnswer(
       return { answers: [{ score, text }, alt], text, cited: packed.included };
     },
   };
+  return run;
 }
 
 /** Runs an answer to the end and returns it (qgpt/question, relevance with options.question). */

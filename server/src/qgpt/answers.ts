@@ -2,11 +2,11 @@ import * as path from 'node:path';
 import type { CoreOptions } from '../core/options';
 import type { ChatMessage, ModelHub, Retriever } from '../core/interfaces';
 import type {
-  QGPTConversationMessage, QGPTQuestionAnswer, QGPTQuestionOutput, QGPTRepromptOutput, QGPTPersonsRelatedOutput,
+  AnswerExtras, QGPTConversationMessage, QGPTQuestionAnswer, QGPTQuestionOutput, QGPTRepromptOutput, QGPTPersonsRelatedOutput,
 } from '../protocol/wire';
 import { relativize, type Passage } from './seeds';
 import { startAnswer, collectAnswer, type AnswerRun } from './answerer';
-import { repromptRules, repromptWithModel } from './reprompt';
+import { AnswerFlow } from './answerFlow';
 import { hintsRules, hintsWithModel } from './hints';
 import { gitRoot, locateFragment, personsFor, targetsFromConversation, type Target } from './persons';
 
@@ -24,8 +24,12 @@ export interface PersonsQuery {
  */
 export class Answers {
   private readonly inflight = new Set<AbortController>();
+  /** The one answer flow every face goes through (answerFlow.ts). */
+  readonly flow: AnswerFlow;
 
-  constructor(readonly options: CoreOptions, readonly hub: ModelHub, readonly retriever: Retriever) {}
+  constructor(readonly options: CoreOptions, readonly hub: ModelHub, readonly retriever: Retriever) {
+    this.flow = new AnswerFlow({ hub, retriever, log: options.log });
+  }
 
   /** Ties a call's signal to dispose(), so shutting down never waits on a long generation. */
   private async linked<T>(signal: AbortSignal | undefined, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -52,23 +56,22 @@ export class Answers {
     return startAnswer(this.hub, query, passages, model, signal, history);
   }
 
-  /** The whole answer from `passages` (already relativized). */
-  answer(query: string, passages: Passage[], model?: string, signal?: AbortSignal): Promise<QGPTQuestionOutput> {
+  /**
+   * The whole answer from `passages`, through the answer flow (a follow-up rewritten with
+   * `history`, people for a people question, notices); the extras ride on `askcode`.
+   */
+  answer(query: string, passages: Passage[], model?: string, signal?: AbortSignal, history: QGPTConversationMessage[] = []): Promise<QGPTQuestionOutput> {
     return this.linked(signal, async (s) => {
-      const run = await startAnswer(this.hub, query, passages, model, s);
-      const { answers } = await collectAnswer(run);
-      return { answers: { iterable: answers } };
+      const prepared = await this.flow.start({ query, model, history, passages, wantAnswer: true, signal: s });
+      const { answers } = await collectAnswer(prepared!.run!);
+      const extras = cleanExtras(prepared!.extras);
+      return { answers: { iterable: answers }, ...(extras ? { askcode: extras } : {}) };
     });
   }
 
-  /** A follow-up plus its history as one standalone query: the model's rewrite, else the rules'. */
+  /** A follow-up plus its history as one standalone query: the answer flow's rewrite (a model's, else the rules'). */
   async reprompt(query: string, history: QGPTConversationMessage[], model?: string, signal?: AbortSignal): Promise<QGPTRepromptOutput> {
-    const generator = await this.hub.getGenerator(model);
-    if (generator && history.length) {
-      const rewritten = await this.linked(signal, (s) => repromptWithModel(generator, query, history, s));
-      if (rewritten) return { query: rewritten };
-    }
-    return { query: repromptRules(query, history) };
+    return { query: (await this.linked(signal, (s) => this.flow.rewrite(query, history, model, s))) ?? query };
   }
 
   /** Next questions about `passages`: the model's, else the rules'. */
@@ -119,4 +122,13 @@ export class Answers {
     for (const ac of this.inflight) ac.abort(new Error('shutting down'));
     this.inflight.clear();
   }
+}
+
+/** Extras worth sending: none when empty (the Pieces SDK and old clients see no new key). */
+export function cleanExtras(e: AnswerExtras): AnswerExtras | undefined {
+  const out: AnswerExtras = {};
+  if (e.rewrittenQuery) out.rewrittenQuery = e.rewrittenQuery;
+  if (e.notices?.length) out.notices = e.notices;
+  if (e.persons) out.persons = e.persons;
+  return Object.keys(out).length ? out : undefined;
 }

@@ -3,19 +3,19 @@ import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { JsonFile, sweepStaleTemp } from '../core/jsonFile';
 import type { Logger } from '../core/logger';
-import { AskcodeError, invalid, notFound } from '../core/errors';
+import { AskcodeError, notFound } from '../core/errors';
 import type { ConversationMessageRecord, ConversationRecord, ConversationSummary } from '../protocol/workspace';
-import { requireId, describe, isObject } from './validate';
-
-const MAX_NAME = 200;
 
 function isRecord(v: unknown): v is ConversationRecord {
-  return isObject(v) && typeof v.id === 'string' && typeof v.name === 'string' && Array.isArray(v.messages_);
+  const r = v as Partial<ConversationRecord> | null;
+  return typeof r === 'object' && r !== null && typeof r.id === 'string' && typeof r.name === 'string' && Array.isArray(r.messages_);
 }
 
 function summary(r: ConversationRecord): ConversationSummary {
-  return { id: r.id, name: r.name, created: r.created, updated: r.updated, messages: r.messages_.length };
+  return { id: r.id, name: r.name, created: r.created, updated: r.updated, messages: r.messages_.length, ...(r.folders ? { folders: r.folders } : {}) };
 }
+
+const norm = (f: string) => path.resolve(f).replace(/[\\/]+$/, '');
 
 /**
  * Conversations, one JSON file each under `<dataDir>/conversations`, written atomically
@@ -74,7 +74,12 @@ export class Conversations {
     return randomUUID();
   }
 
-  async list(): Promise<ConversationSummary[]> {
+  /**
+   * Conversations, newest first. With `folders` (the current workspace folders), only those held
+   * in one of them; conversations from before folders were recorded are in the full list only.
+   */
+  async list(folders?: string[]): Promise<ConversationSummary[]> {
+    const want = folders?.length ? new Set(folders.map(norm)) : undefined;
     await this.swept;
     let names: string[];
     try {
@@ -87,15 +92,15 @@ export class Conversations {
       if (!n.endsWith('.json')) continue;
       const id = n.slice(0, -5);
       const r = await this.file(id).read().catch(() => null);
-      if (r) out.push(summary(r));
+      if (r && (!want || (r.folders ?? []).some((f) => want.has(norm(f))))) out.push(summary(r));
     }
     return out.sort((a, b) => b.updated.localeCompare(a.updated) || a.id.localeCompare(b.id));
   }
 
-  async get(id: unknown, field = 'id'): Promise<ConversationRecord> {
-    const cid = requireId(id, field);
-    const r = await this.load(cid, field);
-    if (!r) throw notFound(`conversation '${cid}' does not exist`, field);
+  /** `id` is a checked id (the protocol's `Id`): it names a file. */
+  async get(id: string, field = 'id'): Promise<ConversationRecord> {
+    const r = await this.load(id, field);
+    if (!r) throw notFound(`conversation '${id}' does not exist`, field);
     return r;
   }
 
@@ -103,23 +108,17 @@ export class Conversations {
     return (await this.file(id).read()) !== null;
   }
 
-  async rename(id: unknown, name: unknown): Promise<ConversationSummary> {
-    const cid = requireId(id, 'id');
-    if (typeof name !== 'string') throw invalid(`name must be a string, got ${describe(name)}`, 'name');
-    const clean = name.trim();
-    if (!clean) throw invalid('name must not be empty', 'name');
-    if (clean.length > MAX_NAME) throw invalid(`name is ${clean.length} characters; the limit is ${MAX_NAME}`, 'name');
+  async rename(cid: string, name: string): Promise<ConversationSummary> {
     return this.exclusive(cid, async () => {
       const r = await this.get(cid);
-      r.name = clean;
+      r.name = name;
       r.updated = new Date().toISOString();
       await this.file(cid).write(r);
       return summary(r);
     });
   }
 
-  async delete(id: unknown): Promise<void> {
-    const cid = requireId(id, 'id');
+  async delete(cid: string): Promise<void> {
     await this.exclusive(cid, async () => {
       const base = path.join(this.dir, `${cid}.json`);
       // A damaged conversation can be deleted too (that is how the user clears it).
@@ -139,7 +138,7 @@ export class Conversations {
    * Appends messages, creating the conversation on first use: clients may name a conversation
    * they created elsewhere (SPEC §3.1), so an unknown id is adopted, not refused.
    */
-  async append(id: string, messages: Omit<ConversationMessageRecord, 'id' | 'created'>[], nameHint?: string): Promise<ConversationRecord> {
+  async append(id: string, messages: Omit<ConversationMessageRecord, 'id' | 'created'>[], nameHint?: string, folders?: string[]): Promise<ConversationRecord> {
     return this.exclusive(id, async () => {
       const now = new Date().toISOString();
       const r: ConversationRecord = (await this.load(id, 'conversation')) ?? {
@@ -150,6 +149,8 @@ export class Conversations {
         messages: 0,
         messages_: [],
       };
+      // A conversation belongs to every folder it was held in.
+      if (folders?.length) r.folders = [...new Set([...(r.folders ?? []), ...folders.map(norm)])];
       for (const m of messages) r.messages_.push({ id: randomUUID(), created: new Date().toISOString(), ...m });
       r.messages = r.messages_.length;
       r.updated = now;

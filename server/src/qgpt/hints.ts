@@ -1,7 +1,7 @@
 import type { ChatMessage, Generator } from '../core/interfaces';
 import type { QGPTQuestionAnswer } from '../protocol/wire';
 import type { Passage } from './seeds';
-import { entitiesOf } from './reprompt';
+import { entitiesOf, isSubjectName } from './reprompt';
 import { queryTerms } from './terms';
 
 const MIN_HINTS = 3;
@@ -9,14 +9,38 @@ const MAX_HINTS = 5;
 
 const DEF_RE = /(?:\bdef|\bfunction|\bclass|\binterface|\btype|\benum|\bstruct|\btrait|\bfn|\bfunc)\s+([A-Za-z_$][\w$]*)|\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?(?:\([^)]*\)|[A-Za-z_$][\w$]*)\s*=>/g;
 
-/** Symbols a snippet defines, best known first (the index's enclosing symbol). */
+/** Symbols a snippet defines, best known first (the index's enclosing symbol); only names worth asking about. */
 export function definedSymbols(p: Passage): string[] {
   const out: string[] = [];
   // The index writes `Outer › Inner` for nesting and `a, b` for neighbours: ask about each name.
   for (const name of p.symbol ? symbolNames(p.symbol) : []) if (!out.includes(name)) out.push(name);
   for (const m of p.text.matchAll(DEF_RE)) {
     const s = m[1] ?? m[2];
-    if (s && s.length > 1 && !out.includes(s)) out.push(s);
+    if (s && !out.includes(s)) out.push(s);
+  }
+  return out.filter(isHintName);
+}
+
+/** A name a hint may ask about: an identifier of three letters or more, no keyword, pronoun, `constructor`, string or path. */
+export function isHintName(s: string): boolean {
+  return /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(s) && isSubjectName(s) && !/^(?:__\w+__|init|main|index|default|module|exports|prototype)$/.test(s.split('.').at(-1)!);
+}
+
+const BUILTINS = new Set(
+  ('print len str int float bool list dict set tuple range isinstance getattr setattr hasattr super type open repr sorted enumerate zip map filter ' +
+    'require console log push pop shift slice splice join split replace includes indexOf parseInt parseFloat setTimeout clearTimeout Promise resolve reject ' +
+    'then catch finally assert expect describe append extend update get keys values items format startswith endswith strip lower upper encode decode ' +
+    'toString valueOf call apply bind has add delete forEach some every find reduce concat trim Error TypeError ValueError KeyError RuntimeError Array Object String Number Boolean Map Set JSON Math Date').split(' '),
+);
+
+/** Functions a snippet calls that it does not define: the next steps of the flow it is part of. */
+export function calledNames(p: Passage, defined: string[]): string[] {
+  const out: string[] = [];
+  for (const m of p.text.matchAll(/(?<![\w$'"`])(?:[A-Za-z_$][\w$]*\.)*([A-Za-z_$][\w$]*)\s*\(/g)) {
+    const name = m[1]!;
+    if (out.includes(name) || defined.includes(name) || BUILTINS.has(name) || !isHintName(name)) continue;
+    if (/\b(?:def|function|class|fn|func)\s+$/.test(p.text.slice(Math.max(0, m.index! - 12), m.index!))) continue;
+    out.push(name);
   }
   return out;
 }
@@ -66,7 +90,8 @@ export function hintsRules(passages: Passage[], previousQuery?: string, answer?:
   passages.forEach((p, rank) => {
     const weight = p.retrieval ?? 1 / (1 + rank);
     // A heading of a document is no symbol to ask about: documents get the file-level hints only.
-    const syms = isDocument(p) ? [] : definedSymbols(p).slice(0, 2);
+    const defined = isDocument(p) ? [] : definedSymbols(p);
+    const syms = defined.slice(0, 2);
     syms.forEach((s, j) => {
       const w = weight * (j === 0 ? 1 : 0.85);
       add(`Where is \`${s}\` ${usedOrCalled(s)}?`, 0.9 * w);
@@ -74,21 +99,22 @@ export function hintsRules(passages: Passage[], previousQuery?: string, answer?:
       else add(`What are the edge cases of \`${s}\`?`, 0.7 * w);
       add(`How is \`${s}\` tested?`, 0.75 * w);
     });
+    // The next step of the flow: what the best place calls.
+    if (rank === 0 && !isDocument(p)) {
+      for (const c of calledNames(p, defined).slice(0, 2)) if (!prevSymbols.has(c.toLowerCase())) add(`What does \`${c}\` do?`, 0.7 * weight);
+    }
     if (p.path) {
       add(`What else is in \`${basename(p.path)}\`?`, 0.6 * weight);
       add(`Who changed \`${basename(p.path)}\` most recently?`, 0.5 * weight);
     }
   });
   if (answer) {
-    for (const s of entitiesOf(answer).symbols.slice(0, 2)) add(`Where is \`${s}\` defined?`, 0.55);
+    for (const s of entitiesOf(answer).symbols.filter(isHintName).slice(0, 2)) add(`Where is \`${s}\` defined?`, 0.55);
   }
   if (cands.size < MIN_HINTS && previousQuery) {
-    for (const t of queryTerms(previousQuery).symbols.slice(0, 2)) add(`Where else is \`${t}\` used?`, 0.35);
+    for (const t of queryTerms(previousQuery).symbols.filter(isHintName).slice(0, 2)) add(`Where else is \`${t}\` used?`, 0.35);
   }
-  for (const g of ['Which files are most relevant to this?', 'How could this be tested?', 'What could go wrong here?']) {
-    if (cands.size >= MIN_HINTS) break;
-    add(g, 0.3);
-  }
+  // No generic filler ("how could this be tested?"): a hint names what it is about, or is not given.
   return [...cands.values()].sort((a, b) => b.score - a.score).slice(0, MAX_HINTS);
 }
 

@@ -12,11 +12,11 @@ import { entitiesOf } from './reprompt';
  * Who can help with a snippet or a conversation: `git blame` of the relevant lines and `git log`
  * of their files, weighted by recency and share of lines, plus CODEOWNERS.
  *
- * A person's score (in [0, 1]) = 0.55·blame + 0.30·commits + 0.15·owner, where
- *   blame   = the person's share of the blamed lines, each line weighted by 0.5^(age/180 days),
- *   commits = the person's share of the files' commits, each weighted the same way,
- *   owner   = 1 when a CODEOWNERS rule names the person for one of the files.
- * Ages count back from the newest change seen, so an old repository still ranks its people.
+ * A person's score (in [0, 1]) is their share of the blamed relevant lines: whoever wrote most of
+ * the code ranks first, however old. Ties go to the most recent change, then to more commits to
+ * the files. People with no line are left out unless CODEOWNERS names them for one of the files
+ * (score 0, and the explanation says so). With no blamed line at all, the share of the files'
+ * commits (each weighted by 0.5^(age/180 days) from the newest change seen) stands in.
  */
 
 const HALF_LIFE_DAYS = 180;
@@ -168,6 +168,8 @@ function authorsOf(root: string, signal?: AbortSignal): Promise<{ name: string; 
 
 export interface PersonsResult extends QGPTPersonsRelatedOutput {
   reason?: string;
+  /** The blamed lines the shares are of. */
+  totalLines?: number;
 }
 
 /** Files a conversation cites, resolved inside the workspace folders. */
@@ -177,7 +179,9 @@ export async function targetsFromConversation(messages: QGPTConversationMessage[
   for (const m of messages) {
     const withLines = [...m.text.matchAll(/(\/?(?:[\w.@-]+\/)*[\w.@-]+\.[A-Za-z]\w{0,9}):(\d+)(?:-(\d+))?/g)];
     const refs: { p: string; s?: number; e?: number }[] = withLines.map((x) => ({ p: x[1], s: Number(x[2]), e: Number(x[3] ?? x[2]) }));
-    for (const p of entitiesOf(m.text).paths) refs.push({ p });
+    // `a.ts:10-20` names lines of a.ts, not the whole file: the bare path it also contains is not a second target.
+    const ranged = new Set(refs.map((r) => r.p));
+    for (const p of entitiesOf(m.text).paths) if (!ranged.has(p)) refs.push({ p });
     for (const r of refs) {
       const candidates = path.isAbsolute(r.p) ? [r.p] : folders.map((f) => path.join(f, r.p));
       for (const c of candidates) {
@@ -403,25 +407,28 @@ export async function personsFor(targets: Target[], transferables: boolean, log?
       ownerNote.set(a.key, notes);
     }
   }
-  const scored = [...people.values()].map((a) => {
-    const blame = blameTotal > 0 ? a.blame / blameTotal : 0;
-    const commit = commitTotal > 0 ? a.commitsW / commitTotal : 0;
-    const score = Math.round(Math.min(1, 0.55 * blame + 0.3 * commit + (a.owner.length ? 0.15 : 0)) * 1000) / 1000;
-    return { a, score, blame };
-  });
-  scored.sort((x, y) => y.score - x.score || (y.a.last ?? 0) - (x.a.last ?? 0) || x.a.key.localeCompare(y.a.key));
+  // Ranked by share of the relevant lines; recency (then commits to these files) only breaks ties.
+  // Nobody with no line is listed unless CODEOWNERS names them; with no blamed line at all (whole
+  // files that git cannot blame) the commits to the files stand in for the lines.
+  const byCommits = blameLines.length === 0;
+  const scored = [...people.values()]
+    .filter((a) => (byCommits ? a.commits > 0 : a.lines > 0) || a.owner.length > 0)
+    .map((a) => {
+      const share = byCommits ? (commitTotal > 0 ? a.commitsW / commitTotal : 0) : a.lines / blameLines.length;
+      return { a, score: Math.round(share * 1000) / 1000, share };
+    });
+  scored.sort((x, y) => y.share - x.share || (y.a.last ?? 0) - (x.a.last ?? 0) || y.a.commits - x.a.commits || x.a.key.localeCompare(y.a.key));
   const totalLines = blameLines.length;
   const iterable: Person[] = [];
   const explanations: Record<string, string> = {};
   const fallbackTime = new Date().toISOString();
   for (const { a, score } of scored.slice(0, MAX_PERSONS)) {
-    if (score <= 0) continue;
     const id = personId(a.key);
     const why: string[] = [];
     if (a.lines) why.push(`wrote ${a.lines} of the ${totalLines} relevant lines (${Math.round((100 * a.lines) / Math.max(1, totalLines))}%)`);
     if (a.commits) why.push(`${a.commits} commit${a.commits === 1 ? '' : 's'} to ${[...a.files.values()].filter((f) => f.commits).map((f) => f.path).slice(0, 3).join(', ')}`);
     if (a.last) why.push(`last change ${day(a.last)}`);
-    if (a.owner.length) why.push(`code owner (${(ownerNote.get(a.key) ?? []).slice(0, 2).join('; ')})`);
+    if (a.owner.length) why.push(`${a.lines ? 'code owner' : 'code owner (named in CODEOWNERS) who wrote none of these lines'} (${(ownerNote.get(a.key) ?? []).slice(0, 2).join('; ')})`);
     explanations[id] = why.join('; ').replace(/^./, (c) => c.toUpperCase()) + '.';
     const person: Person = {
       id,
@@ -445,6 +452,7 @@ export async function personsFor(targets: Target[], transferables: boolean, log?
   return {
     persons: { iterable },
     explanations,
+    totalLines,
     reason: iterable.length ? undefined : reasons.length ? [...new Set(reasons)].join('; ') : 'git has no author for these lines',
   };
 }

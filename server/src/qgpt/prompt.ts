@@ -2,6 +2,7 @@ import type { ChatMessage, Generator } from '../core/interfaces';
 import { tooLarge } from '../core/errors';
 import type { Passage } from './seeds';
 import { placeOf } from './seeds';
+import { placeLink, displaySymbol } from './extractive';
 
 /**
  * Packs the question and the snippets (best first) into the model's context window, counting with
@@ -109,8 +110,9 @@ export async function packPrompt(
   return { messages, included, dropped, promptTokens, maxTokens };
 }
 
-/** The footer that makes every generated answer cite its snippets, whatever the model wrote. */
+/** The footer that makes every generated answer cite its snippets, whatever the model wrote (collapsed, as the extractive answer's). */
 export function sourcesFooter(included: Passage[]): string {
   if (!included.length) return '';
-  return `\n\nSources:\n${included.map((p, i) => `- [${i + 1}] \`${placeOf(p)}\`${p.symbol ? ` (\`${p.symbol}\`)` : ''}`).join('\n')}`;
+  const rows = included.map((p, i) => `- [${i + 1}] ${placeLink(p)}${p.symbol ? ` · \`${displaySymbol(p.symbol) ?? p.symbol}\`` : ''}`);
+  return `\n\n<details><summary>Sources (${included.length})</summary>\n\n${rows.join('\n')}\n\n</details>`;
 }

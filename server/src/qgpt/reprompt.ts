@@ -1,21 +1,5 @@
 import type { ChatMessage, Generator } from '../core/interfaces';
 import type { QGPTConversationMessage } from '../protocol/wire';
-import { invalid } from '../core/errors';
-import { isObject, describe, requireObject } from './validate';
-
-/** The inline history of a QGPTConversation, validated (index 0 is the most recent message). */
-export function conversationMessages(v: unknown, field = 'conversation'): QGPTConversationMessage[] {
-  const c = requireObject(v, field);
-  if (c.iterable === undefined || c.iterable === null) return [];
-  if (!Array.isArray(c.iterable)) throw invalid(`${field}.iterable must be an array, got ${describe(c.iterable)}`, `${field}.iterable`);
-  return c.iterable.map((m: unknown, i: number) => {
-    const f = `${field}.iterable[${i}]`;
-    if (!isObject(m)) throw invalid(`${f} must be an object, got ${describe(m)}`, f);
-    if (typeof m.text !== 'string') throw invalid(`${f}.text must be a string, got ${describe(m.text)}`, `${f}.text`);
-    if (m.role !== undefined && typeof m.role !== 'string') throw invalid(`${f}.role must be a string, got ${describe(m.role)}`, `${f}.role`);
-    return m as unknown as QGPTConversationMessage;
-  });
-}
 
 const PATH_RE = /\/?(?:[\w.@-]+\/)*[\w.@-]+\.[A-Za-z][\w]{0,9}(?::\d+(?:-\d+)?)?/g;
 const CODE_SPAN_RE = /`([^`\n]+)`/g;
@@ -60,10 +44,44 @@ export function entitiesOf(text: string): Entities {
 const ORDINALS: Record<string, number> = { first: 0, '1st': 0, second: 1, '2nd': 1, third: 2, '3rd': 2, fourth: 3, '4th': 3, fifth: 4, '5th': 4 };
 const FILE_NOUNS = /^(?:file|files|module|place|snippet|path|location)$/;
 
+/** Names that are no subject: keywords, pronouns, one or two letters. */
+const NOT_A_SUBJECT = new Set(
+  ('if else for while return const let var function class def self this that it constructor new true false null none undefined ' +
+    'import export from async await try catch with type interface public private static void string number boolean object').split(' '),
+);
+export function isSubjectName(s: string): boolean {
+  const leaf = s.split('.').at(-1) ?? s;
+  return leaf.length > 2 && !NOT_A_SUBJECT.has(leaf.toLowerCase()) && /^[A-Za-z_$][\w$.]*$/.test(s);
+}
+
+const PRONOUN_RE = /\b(?:it|this|that|these|those|them|they|its|there|here|the same)\b/i;
+const CONNECTOR_RE = /^\s*(?:and|but|so|also|then|now|ok(?:ay)?|what about|how about|und|y|et)\b/i;
+/** Words that carry no topic in a follow-up ("where is that implemented?" has none). */
+const FOLLOW_UP_WORDS = new Set(
+  ('a an and the is are was were be do does did it its this that these those them they there here what where which who whom whose why how when ' +
+    'about also but so then now ok okay show me tell more file files code place implemented implement defined define called call calls used use ' +
+    'happen happens happening handled handle handles done work works working in of to for on at by with from see find same one thing part').split(' '),
+);
+
+/** Is this a follow-up that needs its history: a pronoun, a leading "and …", or no topic of its own? */
+export function isFollowUp(query: string): boolean {
+  const own = entitiesOf(query);
+  if (own.symbols.length || own.paths.length) return false;
+  const words = query.toLowerCase().match(/[a-z_]+/g) ?? [];
+  const topical = words.filter((w) => !FOLLOW_UP_WORDS.has(w));
+  return PRONOUN_RE.test(query) || CONNECTOR_RE.test(query) || topical.length === 0;
+}
+
+function strip(q: string): string {
+  return q.replace(/\s+/g, ' ').replace(/[?.!\s]+$/, '').trim();
+}
+
 /**
  * Without a model: resolve "it", "that function", "the second file" and bare follow-ups from the
- * recent messages. Symbols come from what the user asked about first, then from the answer;
- * files from the answer first (that is where the cited places are).
+ * recent messages. Symbols come from what the user asked about first, then from the answer (its
+ * lead sentence names the first cited place); files from the answer first (that is where the cited
+ * places are). A follow-up whose subject is a place of the answer is searched next to that file;
+ * one with no symbol to name carries the previous question as its topic.
  */
 export function repromptRules(query: string, history: QGPTConversationMessage[]): string {
   const recent = history.slice(0, 6);
@@ -71,17 +89,20 @@ export function repromptRules(query: string, history: QGPTConversationMessage[])
   const userMsgs = recent.filter((m) => m.role !== 'ASSISTANT');
   const fromUser = userMsgs.map((m) => entitiesOf(m.text));
   const fromAnswer = lastAnswer ? entitiesOf(lastAnswer.text) : { paths: [], symbols: [] };
-  const symbols = [...new Set([...fromUser.flatMap((e) => e.symbols), ...fromAnswer.symbols])];
+  const userSymbols = fromUser.flatMap((e) => e.symbols).filter(isSubjectName);
+  const answerSymbols = fromAnswer.symbols.filter(isSubjectName);
+  const symbols = [...new Set([...userSymbols, ...answerSymbols])];
   const paths = [...new Set([...fromAnswer.paths, ...fromUser.flatMap((e) => e.paths)])];
   const code = (s: string) => `\`${s}\``;
   let q = query.trim();
-  if (!symbols.length && !paths.length) return q;
+  const topic = userMsgs[0] ? strip(userMsgs[0].text) : '';
+  if (!symbols.length && !paths.length && !topic) return q;
   const own = entitiesOf(q);
   let resolved = false;
 
   q = q.replace(/\bthe\s+(first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\s+(\w+)\b/gi, (whole, ord: string, noun: string) => {
     const wantsFile = FILE_NOUNS.test(noun.toLowerCase()) || (noun.toLowerCase() === 'one' && paths.length > 0);
-    const list = wantsFile ? (fromAnswer.paths.length ? fromAnswer.paths : paths) : fromAnswer.symbols.length ? fromAnswer.symbols : symbols;
+    const list = wantsFile ? (fromAnswer.paths.length ? fromAnswer.paths : paths) : answerSymbols.length ? answerSymbols : symbols;
     const o = ord.toLowerCase();
     const i = o === 'last' ? list.length - 1 : ORDINALS[o];
     if (i === undefined || i < 0 || i >= list.length) return whole;
@@ -95,22 +116,43 @@ export function repromptRules(query: string, history: QGPTConversationMessage[])
     resolved = true;
     return wantsFile ? `the file ${code(target)}` : `the ${noun.toLowerCase()} ${code(target)}`;
   });
-  const subject = symbols[0] ?? paths[0];
-  if (!resolved && !own.symbols.length && !own.paths.length) {
-    q = q.replace(/\b(it|this|that|them|they)\b(?!\s*(?:is|was)\s+(?:not\s+)?(?:possible|necessary))/i, (w: string) => {
-      resolved = true;
+  if (resolved || !isFollowUp(q)) return q;
+  const subject = symbols[0];
+  const fromTheAnswer = subject !== undefined && !userSymbols.includes(subject);
+  const callSites = /\b(?:called|calls?|used|uses|invoked|referenced|imported|callers?|usages?)\b/i.test(q);
+  if (subject) {
+    let replaced = false;
+    q = q.replace(/\b(it|this|that|them|they|these|those)\b(?!\s*(?:is|was)\s+(?:not\s+)?(?:possible|necessary))/i, () => {
+      replaced = true;
       return code(subject);
     });
-    q = q.replace(/\bits\b/i, () => {
-      resolved = true;
-      return `${code(subject)}'s`;
-    });
+    if (!replaced) {
+      q = q.replace(/\bits\b/i, () => {
+        replaced = true;
+        return `${code(subject)}'s`;
+      });
+    }
+    q = q.replace(/^(?:and|but|so|also|then|now|ok(?:ay)?)\b[\s,]*/i, '').replace(/^./, (c) => c.toUpperCase());
+    if (!replaced) return `${strip(q)} (about ${code(subject)}${paths[0] && !callSites ? ` in ${code(paths[0])}` : ''})`;
+    // The place the answer named stays next to the subject, unless the question looks elsewhere (its callers).
+    if (fromTheAnswer && paths[0] && !callSites) return `${strip(q)} (in ${code(paths[0])})${/\?\s*$/.test(query) ? '?' : ''}`;
+    return q;
   }
-  if (!resolved && !own.symbols.length && !own.paths.length) {
-    // A bare follow-up ("And for three numbers?") keeps the subject of the conversation.
-    q = `${q.replace(/^(?:and|but|so|also)\b[\s,]*/i, '').replace(/^./, (c) => c.toUpperCase())} (about ${code(subject)}${paths[0] && subject !== paths[0] ? ` in ${code(paths[0])}` : ''})`;
-  }
-  return q;
+  // No symbol to name: the previous question is the topic.
+  const bare = strip(q.replace(/^(?:and|but|so|also|then|now|ok(?:ay)?)\b[\s,]*/i, '')).replace(/^./, (c) => c.toUpperCase());
+  if (topic) return `${bare} — about: ${topic}${paths[0] ? ` (${code(paths[0])})` : ''}`;
+  return `${bare} (about ${code(paths[0]!)})`;
+}
+
+/**
+ * A model's rewrite is taken only when it names something from the history that the follow-up did
+ * not (a tiny or confused model that echoes the follow-up, or invents a subject, is ignored).
+ */
+export function acceptRewrite(rewritten: string, query: string, history: QGPTConversationMessage[]): boolean {
+  const words = (t: string) => new Set((t.toLowerCase().match(/[a-z_][a-z0-9_]{2,}/g) ?? []).filter((w) => !FOLLOW_UP_WORDS.has(w)));
+  const own = words(query);
+  const past = words(history.slice(0, 6).map((m) => m.text).join(' '));
+  return [...words(rewritten)].some((w) => !own.has(w) && past.has(w));
 }
 
 /** With a model: ask for the standalone question; a reply that is not one falls back to the rules. */

@@ -1,8 +1,9 @@
-import { Buffer } from 'node:buffer';
 import type { Retriever, Snippet } from '../core/interfaces';
-import type { RelevantQGPTSeed, Seed, SnippetInfo } from '../protocol/wire';
+import type { z } from 'zod';
+import type { RelevantQGPTSeed, SnippetInfo } from '../protocol/wire';
+import type { RelevantSeeds } from '../protocol/schema';
+import { seedFragment, FRAGMENT_FIELD } from '../protocol/seeds';
 import { invalid, notFound, tooLarge } from '../core/errors';
-import { isObject, describe, clip, MAX_RELEVANT, MAX_SEED_CHARS } from './validate';
 
 /** A snippet an answer may quote: from the index (by id) or inline (a seed's fragment string). */
 export interface Passage {
@@ -21,38 +22,15 @@ export interface Passage {
   entry: RelevantQGPTSeed;
 }
 
-/** The fragment string of a seed, or undefined when it has none. Throws when it is malformed. */
-export function seedFragment(seed: unknown, field: string): { text: string; ext?: string } | undefined {
-  if (seed === undefined || seed === null) return undefined;
-  if (!isObject(seed)) throw invalid(`${field} must be an object, got ${describe(seed)}`, field);
-  const asset = (seed as Seed).asset as unknown;
-  if (asset === undefined) return undefined;
-  if (!isObject(asset)) throw invalid(`${field}.asset must be an object, got ${describe(asset)}`, `${field}.asset`);
-  const format = asset.format;
-  if (!isObject(format)) return undefined;
-  const fragment = format.fragment;
-  if (!isObject(fragment)) return undefined;
-  const ext = isObject(fragment.metadata) && typeof fragment.metadata.ext === 'string' ? fragment.metadata.ext : undefined;
-  const str = fragment.string;
-  if (str === undefined) return undefined;
-  const f = `${field}.asset.format.fragment.string`;
-  if (!isObject(str)) throw invalid(`${f} must be an object, got ${describe(str)}`, f);
-  if (str.raw !== undefined) {
-    if (typeof str.raw !== 'string') throw invalid(`${f}.raw must be a string, got ${describe(str.raw)}`, `${f}.raw`);
-    return { text: str.raw, ext };
-  }
-  if (str.base64 !== undefined) {
-    if (typeof str.base64 !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(str.base64)) {
-      throw invalid(`${f}.base64 must be a base64 string`, `${f}.base64`);
-    }
-    return { text: Buffer.from(str.base64, 'base64').toString('utf8'), ext };
-  }
-  return undefined;
-}
-
 function lineNumber(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isInteger(v) && v >= 1 ? v : undefined;
 }
+
+/** Total characters of inline seed text one request may carry (a prompt never needs more). */
+export const MAX_SEED_CHARS = 2_000_000;
+
+/** A `relevant` list as the protocol's schema lets it through. */
+export type RelevantList = z.output<typeof RelevantSeeds>;
 
 function fromSnippet(index: number, s: Snippet, entry: RelevantQGPTSeed): Passage {
   return {
@@ -69,25 +47,23 @@ function fromSnippet(index: number, s: Snippet, entry: RelevantQGPTSeed): Passag
   };
 }
 
+const clip = (s: string, n = 60) => (s.length > n ? s.slice(0, n) + '…' : s);
+
 /**
- * Resolves `relevant.iterable`: each entry needs an `id` from a relevance call or a seed with a
- * fragment string. An id that no longer resolves (the file changed) falls back to the entry's
- * own fragment when it carries one, since relevance returns both.
+ * The passages of a request's `relevant` list (its shape already checked): each entry needs an
+ * `id` the index still holds or a seed with a fragment string. An id that no longer resolves (the
+ * file changed) falls back to the entry's own fragment when it carries one, since relevance
+ * returns both.
  */
-export async function resolveRelevant(relevant: unknown, retriever: Retriever, field = 'relevant'): Promise<Passage[]> {
-  if (!isObject(relevant)) throw invalid(`${field} must be an object with an 'iterable' array, got ${describe(relevant)}`, field);
-  const list = relevant.iterable;
-  if (!Array.isArray(list)) throw invalid(`${field}.iterable must be an array, got ${describe(list)}`, `${field}.iterable`);
-  if (list.length > MAX_RELEVANT) throw tooLarge(`${field}.iterable has ${list.length} entries; the limit is ${MAX_RELEVANT}`, `${field}.iterable`);
+export async function resolveRelevant(relevant: RelevantList, retriever: Retriever, field = 'relevant'): Promise<Passage[]> {
   const out: Passage[] = [];
   let chars = 0;
-  for (let i = 0; i < list.length; i++) {
+  for (let i = 0; i < relevant.iterable.length; i++) {
     const f = `${field}.iterable[${i}]`;
-    const e: unknown = list[i];
-    if (!isObject(e)) throw invalid(`${f} must be an object, got ${describe(e)}`, f);
-    const entry = e as RelevantQGPTSeed;
-    if (entry.id !== undefined && typeof entry.id !== 'string') throw invalid(`${f}.id must be a string, got ${describe(entry.id)}`, `${f}.id`);
-    const fragment = seedFragment(e.seed, `${f}.seed`);
+    const given = relevant.iterable[i]!;
+    // Kept as the caller sent it (conversation records name its path); its shape was checked.
+    const entry = given as unknown as RelevantQGPTSeed;
+    const fragment = seedFragment(given.seed);
     let passage: Passage | undefined;
     if (typeof entry.id === 'string') {
       const s = entry.id ? await retriever.snippet(entry.id) : null;
@@ -95,9 +71,9 @@ export async function resolveRelevant(relevant: unknown, retriever: Retriever, f
       else if (!fragment) throw notFound(`${f}.id '${clip(entry.id)}' was not returned by a relevance call (or its file changed since); send a seed with a fragment string instead`, `${f}.id`);
     }
     if (!passage) {
-      if (!fragment) throw invalid(`${f} needs an 'id' returned by relevance or a 'seed' with a fragment string (seed.asset.format.fragment.string.raw)`, f);
-      if (!fragment.text.trim()) throw invalid(`${f}.seed fragment string is empty`, `${f}.seed.asset.format.fragment.string.raw`);
-      const info: SnippetInfo | undefined = isObject(e.askcode) ? (e.askcode as unknown as SnippetInfo) : undefined;
+      if (!fragment) throw invalid(`${f} needs an 'id' returned by relevance or a 'seed' with a fragment string (seed.${FRAGMENT_FIELD})`, f);
+      if (!fragment.text.trim()) throw invalid(`${f}.seed fragment string is empty`, `${f}.seed.${FRAGMENT_FIELD}`);
+      const info = (typeof entry.askcode === 'object' && entry.askcode !== null ? entry.askcode : undefined) as Partial<SnippetInfo> | undefined;
       passage = {
         index: i,
         id: typeof entry.id === 'string' && entry.id ? entry.id : undefined,

@@ -1,19 +1,24 @@
 import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
 import type { CallContext } from '../core/service';
 import type { Logger } from '../core/logger';
 import { conflict, invalid, toAskcodeError } from '../core/errors';
 import { HTTP_STATUS } from '../protocol/errors';
-import { QgptStreamOutputNotification, type StreamAccepted } from '../protocol/stream';
-import type { QGPTStreamEnum, QGPTStreamOutput } from '../protocol/wire';
-import { optionalBoolean, optionalId, requireObject } from './validate';
+import { QgptStreamOutputNotification, type StreamAccepted, type StreamInputSchema } from '../protocol/stream';
+import type { AnswerExtras, QGPTStreamEnum, QGPTStreamOutput } from '../protocol/wire';
+
+/** A stream input as its schema lets it through (the envelope checked; the body is the request's to check). */
+export type StreamInput = z.output<typeof StreamInputSchema>;
 
 /** What a running request does; it emits through `send`, which goes quiet once the request ended. */
-export type RequestBody = (req: StreamRequest, input: Record<string, unknown>) => Promise<void>;
+export type RequestBody = (req: StreamRequest, input: StreamInput) => Promise<void>;
 
 export class StreamRequest {
   ended = false;
   endStatus?: QGPTStreamEnum;
   readonly ac = new AbortController();
+  /** What the terminal frame carries in `askcode` (the answer flow fills it in as it goes). */
+  extras?: AnswerExtras;
 
   constructor(
     readonly connection: string,
@@ -39,7 +44,8 @@ export class StreamRequest {
     if (this.ended) return false;
     this.ended = true;
     this.endStatus = status;
-    if (!silent) this.emitFrame({ request: this.request, conversation: this.conversation, status, ...extra });
+    const askcode = this.extras && Object.keys(this.extras).length ? { askcode: this.extras } : {};
+    if (!silent) this.emitFrame({ request: this.request, conversation: this.conversation, status, ...askcode, ...extra });
     this.ac.abort(new Error(status));
     return true;
   }
@@ -63,13 +69,10 @@ export class StreamManager {
   }
 
   /** Accepts (or stops / resets) a request; `body` runs the accepted one after the reply. */
-  handle(params: unknown, ctx: CallContext, body: RequestBody): StreamAccepted {
-    const input = requireObject(params, 'params');
-    const requestGiven = optionalId(input.request, 'request');
-    const conversationGiven = optionalId(input.conversation, 'conversation');
-    const stop = optionalBoolean(input.stop, 'stop');
-    const reset = optionalBoolean(input.reset, 'reset');
-    optionalBoolean(input.agent, 'agent');
+  handle(input: StreamInput, ctx: CallContext, body: RequestBody): StreamAccepted {
+    const requestGiven = input.request ?? undefined;
+    const conversationGiven = input.conversation ?? undefined;
+    const { stop, reset } = input;
     const mine = this.of(ctx.connection);
     const request = requestGiven ?? randomUUID();
 

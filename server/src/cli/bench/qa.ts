@@ -38,7 +38,7 @@ function quantile(xs: number[], q: number): number {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
 }
 
-async function treeFor(row: Row, treesDir: string, evalRepos: string | undefined): Promise<string> {
+export async function treeFor(row: { repo: string; commit: string }, treesDir: string, evalRepos: string | undefined): Promise<string> {
   const name = row.repo.replace('/', '+');
   const out = path.join(treesDir, `${name}@${row.commit.slice(0, 12)}`);
   if (existsSync(out) && (await fs.readdir(out)).length > 0) return out;
@@ -52,9 +52,10 @@ async function treeFor(row: Row, treesDir: string, evalRepos: string | undefined
   return out;
 }
 
-/** Places an answer cites: its `**\`path:start-end\`**` headings. */
+/** Places an answer cites: its `[\`path:start-end\`](…)` links before the collapsed sources (or the older `**\`path:start-end\`**` headings). */
 export function citedPlaces(text: string): { file: string; start: number; end: number }[] {
-  return [...text.matchAll(/\*\*`([^`]+?):(\d+)(?:-(\d+))?`\*\*/g)].map((m) => ({ file: m[1]!, start: Number(m[2]), end: Number(m[3] ?? m[2]) }));
+  const body = text.split('<details>')[0]!;
+  return [...body.matchAll(/(?:\[|\*\*)`([^`]+?):(\d+)(?:-(\d+))?`(?:\]|\*\*)/g)].map((m) => ({ file: m[1]!, start: Number(m[2]), end: Number(m[3] ?? m[2]) }));
 }
 
 interface RowResult {

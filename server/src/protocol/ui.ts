@@ -2,9 +2,9 @@
  * Methods between the chat UI and its VS Code host (the extension), beside the worker's protocol.
  * The extension answers `askcode/ui/*` itself and relays every other method to the worker, so
  * the UI speaks one JSON-RPC channel. In a browser page there is no host: these are never sent.
- * Plain objects and types only: the extension imports this file too.
+ * Plain objects and types only: the extension and the webview both import this file.
  */
-import { request, notification } from '../../server/src/protocol/base';
+import { request, notification } from './base';
 
 export const UI_PREFIX = 'askcode/ui/';
 

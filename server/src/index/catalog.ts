@@ -1,0 +1,129 @@
+import * as path from 'node:path';
+import { createHash } from 'node:crypto';
+import type { Table } from '@lancedb/lancedb';
+import type { ChunkRow } from './store';
+import type { ChunkRecord } from './searchEngine';
+import type { IndexContext } from './context';
+import type { Progress } from './progress';
+import type { WalkedFile } from './walker';
+
+/** One indexed folder: its LanceDB table and what it holds per file. */
+export interface Root {
+  folder: string;
+  /** A workspace folder (vs. a folder named in a `paths` query and indexed on demand). */
+  workspace: boolean;
+  table: Promise<Table>;
+  /** What the table holds per file: the change check of an incremental run. */
+  files: Map<string, { mtime: number; size: number }>;
+  loaded: Promise<void>;
+  /** Resolves when the last requested lexical pass over this folder is done. */
+  indexed?: Promise<void>;
+}
+
+/** A chunk's id: stable across runs for the same content at the same place. */
+export function chunkId(scope: string, rel: string, start: number, hash: string): string {
+  return 'c' + createHash('sha1').update(`${scope}\0${rel}\0${start}\0${hash}`).digest('hex').slice(0, 24);
+}
+
+/** A stored row as the engine's record. */
+export function recordOf(folder: string, row: ChunkRow): ChunkRecord {
+  return {
+    id: row.id,
+    file: path.join(folder, row.path),
+    rel: row.path,
+    startLine: row.start,
+    endLine: row.end,
+    text: row.text,
+    symbol: row.symbol || undefined,
+    hash: row.hash,
+    language: row.lang,
+    ext: row.ext,
+    code: row.code,
+  };
+}
+
+/**
+ * The catalog of indexed folders and files: each folder's table, loaded into the engine at open,
+ * and per file the (mtime, size) it was indexed at — what tells an incremental run which files
+ * changed.
+ */
+export class Catalog {
+  readonly roots = new Map<string, Root>();
+  workspaceFolders: string[];
+
+  constructor(
+    private readonly ctx: IndexContext,
+    private readonly progress: Progress,
+    /** Called with each folder's stored rows once they are in the engine (the symbols are rebuilt from them). */
+    private readonly onLoaded: (folder: string, byPath: Map<string, ChunkRow[]>) => void,
+  ) {
+    this.workspaceFolders = ctx.options.folders.map((f) => path.resolve(f));
+  }
+
+  /** Every opened folder: the only places a path may resolve into. */
+  folders(): string[] {
+    return [...this.roots.keys()];
+  }
+
+  /** The root of `folder`, opened (and its stored rows loaded) on first use. */
+  root(folder: string, workspace: boolean): Root {
+    let r = this.roots.get(folder);
+    if (r) {
+      if (workspace) r.workspace = true;
+      return r;
+    }
+    const store = this.ctx.store!;
+    const engine = this.ctx.engine;
+    const table = store.chunksTable(folder);
+    const root: Root = { folder, workspace, table, files: new Map(), loaded: Promise.resolve() };
+    root.loaded = (async () => {
+      const rows = await store.readAll<ChunkRow>(await table);
+      const byPath = new Map<string, ChunkRow[]>();
+      for (const row of rows) {
+        let list = byPath.get(row.path);
+        if (!list) byPath.set(row.path, (list = []));
+        list.push(row);
+      }
+      for (const [rel, list] of byPath) {
+        list.sort((a, b) => a.start - b.start);
+        root.files.set(rel, { mtime: list[0]!.mtime, size: list[0]!.size });
+        engine.setFile(path.join(folder, rel), rel, list.map((row) => recordOf(folder, row)));
+      }
+      this.progress.counts.chunks = engine.chunkCount;
+      this.onLoaded(folder, byPath);
+    })();
+    root.table.catch(() => {});
+    root.loaded.catch((e) => this.ctx.log.error(`index of ${folder} failed to load: ${String(e)}`));
+    this.roots.set(folder, root);
+    return root;
+  }
+
+  /** The innermost opened folder holding `abs`. */
+  rootOf(abs: string): Root | undefined {
+    let best: Root | undefined;
+    for (const r of this.roots.values()) {
+      if ((abs === r.folder || abs.startsWith(r.folder + path.sep)) && (!best || r.folder.length > best.folder.length)) best = r;
+    }
+    return best;
+  }
+
+  /** What a walk found against what the table holds: files new or changed, and files gone. */
+  changes(root: Root, found: WalkedFile[]): { changed: WalkedFile[]; removed: string[] } {
+    const seen = new Set(found.map((f) => f.rel));
+    const changed = found.filter((f) => {
+      const old = root.files.get(f.rel);
+      return !old || old.mtime !== f.mtimeMs || old.size !== f.size;
+    });
+    const removed = [...root.files.keys()].filter((rel) => !seen.has(rel));
+    return { changed, removed };
+  }
+
+  /** Forgets a folder that is no longer opened (its table stays on disk for a later reopen). */
+  drop(folder: string): void {
+    const r = this.roots.get(folder);
+    if (!r) return;
+    for (const rel of r.files.keys()) this.ctx.engine.removeFile(path.join(folder, rel));
+    this.roots.delete(folder);
+    this.ctx.skips.drop(folder);
+  }
+}

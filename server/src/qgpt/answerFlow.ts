@@ -1,0 +1,229 @@
+import * as path from 'node:path';
+import type { ModelHub, Retriever } from '../core/interfaces';
+import type { Logger } from '../core/logger';
+import type { IndexProgress } from '../protocol/workspace';
+import type { AnswerExtras, AnswerNotice, QGPTConversationMessage, RelevantQGPTSeed } from '../protocol/wire';
+import { relativize, type Passage } from './seeds';
+import { startAnswer, type AnswerRun } from './answerer';
+import { acceptRewrite, isFollowUp, repromptRules, repromptWithModel } from './reprompt';
+import { callSiteSymbol, peopleTopic } from './intent';
+import { gitRoot, personsFor, type PersonsResult, type Target } from './persons';
+import { peopleAnswer } from './peopleAnswer';
+import { leafName } from './terms';
+import { answerOrder } from './extractive';
+import { toAskcodeError } from '../core/errors';
+
+/**
+ * The one answer flow behind every face (the stream that the chat panel and the browser page
+ * use, `qgpt/question`, `askcode ask`, the MCP ask tool):
+ *   1. a follow-up is rewritten with its history (reprompt: a model when one answers and its
+ *      rewrite names something from the history, else the rules) — reported as `rewrittenQuery`;
+ *   2. a question about people is answered with people (git blame of the top places);
+ *   3. relevance on the rewritten query; "where is X called?" puts X's call sites first;
+ *   4. the answer (the extractive one when no model, or when the chosen model is unavailable),
+ *      with notices: the index is still building, the model could not be used.
+ */
+
+export interface FlowDeps {
+  hub: ModelHub;
+  retriever: Retriever;
+  log: Logger;
+}
+
+export interface FlowInput {
+  query: string;
+  model?: string;
+  /** Earlier messages, most recent first (the order of QGPTConversation). */
+  history: QGPTConversationMessage[];
+  /** Search for the snippets with the (rewritten) query: the seeds for the relevance frame and the same hits as passages. */
+  search?: (query: string) => Promise<{ seeds: RelevantQGPTSeed[]; passages: Passage[] }>;
+  /** Or answer from snippets already chosen (`qgpt/question`, stream question). */
+  passages?: Passage[];
+  wantAnswer: boolean;
+  signal: AbortSignal;
+}
+
+export interface PreparedAnswer {
+  /** The query that was searched and answered (the rewritten one, if any). */
+  query: string;
+  /** Mutable: notices found while the answer streams (a model failing) are added here. */
+  extras: AnswerExtras;
+  passages: Passage[];
+  run?: AnswerRun;
+}
+
+/** Sends the relevance frame; false when the request ended (nothing more to do). */
+export type RelevanceSink = (seeds: RelevantQGPTSeed[], extras: AnswerExtras) => boolean;
+
+const PEOPLE_PLACES = 5;
+
+/** A notice while the index is still being built or paused, in plain words. */
+export function indexNotice(p: IndexProgress | undefined): AnswerNotice | undefined {
+  if (!p) return undefined;
+  const building = p.state === 'indexing' || p.state === 'paused';
+  if (!building) return undefined;
+  const paused = p.state === 'paused' ? ' (indexing is paused)' : '';
+  if (p.filesTotal === 0 || p.files < p.filesTotal) {
+    const sofar = p.filesTotal ? ` (${p.files} of ${p.filesTotal} files so far)` : '';
+    return { kind: 'index-building', message: `The index is still being built${sofar}${paused}, so this answer may miss places.` };
+  }
+  if (!p.bm25Only && p.embedded < p.chunks) {
+    return { kind: 'index-building', message: `Search by meaning is still being prepared (${p.embedded} of ${p.chunks} snippets)${paused}; this answer rests on keyword matches.` };
+  }
+  return undefined;
+}
+
+function withNotice(extras: AnswerExtras, n: AnswerNotice | undefined): void {
+  if (n) (extras.notices ??= []).push(n);
+}
+
+/** A text answer made in one piece (people), streamed line by line like the extractive one. */
+function textRun(modelId: string, text: string, score: number, passages: Passage[], signal: AbortSignal): AnswerRun {
+  async function* deltas(): AsyncGenerator<string> {
+    for (const part of text.match(/[^\n]*\n|[^\n]+$/g) ?? []) {
+      if (signal.aborted) return;
+      yield part;
+      await new Promise<void>((r) => setImmediate(r));
+    }
+  }
+  return { modelId, score, deltas: deltas(), result: () => ({ answers: [{ score, text }], text, cited: passages }) };
+}
+
+function defines(text: string, leaf: string): boolean {
+  const re = new RegExp(`(?:\\b(?:def|function|class|fn|func|interface|type)\\s+${leaf}\\b)|(?:\\b(?:const|let|var)\\s+${leaf}\\s*=)|(?:^\\s*(?:async\\s+|static\\s+|public\\s+|private\\s+)*${leaf}\\s*(?:<[^>]*>)?\\([^)]*\\)\\s*[:{])`, 'm');
+  return re.test(text);
+}
+
+/**
+ * "Where is X called?": the places that call X come before the place that defines it (the
+ * ranking finds the definition first, since it names X most).
+ */
+export function callSitesFirst(symbol: string, passages: Passage[]): number[] {
+  const leaf = leafName(symbol).replace(/[$]/g, '\\$');
+  const call = new RegExp(`(?:\\.|\\b)${leaf}\\s*\\(|\\b${leaf}\\b(?=\\s*[,)\\]])|@${leaf}\\b`);
+  const order = passages.map((p, i) => ({ i, calls: call.test(p.text.replace(new RegExp(`^.*\\b(?:def|function|class)\\s+${leaf}\\b.*$`, 'gm'), '')), defines: defines(p.text, leaf) }));
+  const rank = (x: (typeof order)[number]) => (x.calls && !x.defines ? 0 : x.calls ? 1 : 2);
+  return order.sort((a, b) => rank(a) - rank(b) || a.i - b.i).map((x) => x.i);
+}
+
+/**
+ * The list the reader sees and the answer's citations in one order: answerOrder (the question's
+ * words, named symbols, retrieval score; tests last unless asked), then for "where is X called?"
+ * the places that call X before the one that defines it. A seed's `askcode.score` becomes the
+ * score it is ordered by (its retrieval score stays in `scores.fused`), so a list sorted by the
+ * score it shows is in the order the answer cites.
+ */
+function reorder(query: string, seeds: RelevantQGPTSeed[] | undefined, passages: Passage[], callSym: string | null): { seeds: RelevantQGPTSeed[]; passages: Passage[] } {
+  if (passages.length < 2) return { seeds: seeds ?? [], passages };
+  const { order: byScore, scores } = answerOrder(query, passages);
+  const scoreOf = new Map(byScore.map((i, k) => [i, scores[k]!]));
+  let order = byScore;
+  if (callSym) {
+    const calls = callSitesFirst(callSym, byScore.map((i) => passages[i]!));
+    order = calls.map((k) => byScore[k]!);
+  }
+  // Scores shown must not contradict the order (a call site ordered above its definition).
+  let cap = 1;
+  const shown = order.map((i) => (cap = Math.min(cap, scoreOf.get(i) ?? 0)));
+  return {
+    seeds: seeds ? order.map((i, k) => (seeds[i]!.askcode ? { ...seeds[i]!, askcode: { ...seeds[i]!.askcode!, score: shown[k]! } } : seeds[i]!)) : [],
+    passages: order.map((i, k) => ({ ...passages[i]!, index: k })),
+  };
+}
+
+export class AnswerFlow {
+  constructor(private readonly deps: FlowDeps) {}
+
+  private relative(passages: Passage[]): Passage[] {
+    return relativize(passages, this.deps.retriever.folders());
+  }
+
+  private indexProgress(): IndexProgress | undefined {
+    const r = this.deps.retriever as Retriever & { status?: () => IndexProgress };
+    return typeof r.status === 'function' ? r.status() : undefined;
+  }
+
+  /** The standalone question for a follow-up, or undefined when the query stands on its own. */
+  async rewrite(query: string, history: QGPTConversationMessage[], model: string | undefined, signal: AbortSignal): Promise<string | undefined> {
+    let generator = null;
+    try {
+      generator = await this.deps.hub.getGenerator(model);
+    } catch (e) {
+      // An unknown model is the caller's mistake; an unavailable one leaves the rules to rewrite
+      // (the answer then says why the model was not used).
+      if (toAskcodeError(e).kind !== 'unavailable') throw e;
+    }
+    if (!history.length) return undefined;
+    const rules = repromptRules(query, history);
+    if (rules.trim() === query.trim() && !isFollowUp(query)) return undefined;
+    if (generator) {
+      try {
+        const r = await repromptWithModel(generator, query, history, signal);
+        if (r && acceptRewrite(r, query, history)) return r;
+      } catch (e) {
+        this.deps.log.debug(`reprompt with ${generator.modelId}: ${String(e)}`);
+      }
+    }
+    return rules.trim() !== query.trim() ? rules : undefined;
+  }
+
+  /**
+   * Runs steps 1–3 and starts the answer. `onRelevance` gets the relevance frame (searched inputs
+   * only); returns null when it reports the request ended.
+   */
+  async start(input: FlowInput, onRelevance?: RelevanceSink): Promise<PreparedAnswer | null> {
+    const { signal } = input;
+    const extras: AnswerExtras = {};
+    const rewritten = await this.rewrite(input.query, input.history, input.model, signal);
+    const query = rewritten ?? input.query;
+    if (rewritten) extras.rewrittenQuery = rewritten;
+    const topic = peopleTopic(query);
+    let seeds: RelevantQGPTSeed[] | undefined;
+    let passages: Passage[];
+    if (input.search) {
+      withNotice(extras, indexNotice(this.indexProgress()));
+      const found = await input.search(topic || query);
+      ({ seeds, passages } = reorder(topic || query, found.seeds, this.relative(found.passages), topic === null ? callSiteSymbol(query) : null));
+      if (onRelevance && !onRelevance(seeds, { ...extras })) return null;
+    } else {
+      passages = reorder(query, undefined, this.relative(input.passages ?? []), null).passages;
+    }
+    if (!input.wantAnswer) return { query, extras, passages };
+    if (topic !== null) return { query, extras, passages, run: await this.people(topic || query, passages, extras, signal) };
+    extras.notices ??= [];
+    const run = await startAnswer(this.deps.hub, query, passages, input.model, signal, chatHistory(input.history), extras.notices);
+    return { query, extras, passages, run };
+  }
+
+  /** A people question: who wrote the top places (git blame), as AnswerExtras.persons and a short text. */
+  private async people(topic: string, passages: Passage[], extras: AnswerExtras, signal: AbortSignal): Promise<AnswerRun> {
+    const folders = this.deps.retriever.folders().map((f) => path.resolve(f));
+    const top = passages.filter((p) => p.path).slice(0, PEOPLE_PLACES);
+    const targets: Target[] = [];
+    for (const p of top) {
+      const abs = path.isAbsolute(p.path!) ? p.path! : folders.map((f) => path.join(f, p.path!))[0];
+      if (abs) targets.push({ file: abs, ...(p.startLine !== undefined ? { startLine: p.startLine, endLine: p.endLine ?? p.startLine } : {}) });
+    }
+    let reason: string | undefined;
+    if (folders.length && (await Promise.all(folders.map((f) => gitRoot(f, signal)))).every((r) => r === null)) {
+      reason = `${folders.length === 1 ? `the folder ${folders[0]} is` : 'none of the workspace folders is'} not a git repository, so there is no history to ask`;
+    } else if (!targets.length) {
+      reason = 'no place in the indexed folders matches the question, so there are no lines to look up';
+    }
+    const r: PersonsResult = reason ? { persons: { iterable: [] }, explanations: {}, reason } : await personsFor(targets, true, this.deps.log, signal);
+    const files = targets.map((t) => ({ path: t.file, ...(t.startLine ? { startLine: t.startLine, endLine: t.endLine } : {}) }));
+    extras.persons = { persons: r.persons, explanations: r.explanations ?? {}, askcode: { ...(r.reason ? { reason: r.reason } : {}), files } };
+    const text = peopleAnswer(topic, r.persons.iterable, r.reason, top, folders, r.totalLines);
+    const score = r.persons.iterable[0]?.askcode?.score ?? 0;
+    return textRun(this.deps.hub.extractiveModelId, text, score, top, signal);
+  }
+}
+
+/** Conversation history as chat messages for a model's prompt, oldest first, at most 8. */
+export function chatHistory(history: QGPTConversationMessage[]): { role: 'user' | 'assistant'; content: string }[] {
+  return history
+    .filter((m) => m.role === 'USER' || m.role === 'ASSISTANT')
+    .slice(0, 8)
+    .reverse()
+    .map((m) => ({ role: m.role === 'USER' ? 'user' : 'assistant', content: m.text }));
+}

@@ -1,0 +1,48 @@
+/**
+ * What a question asks for, read from its words: people ("who can help with X?"), call sites
+ * ("where is X called?"), tests. Each answer face takes the same path for the same words.
+ */
+
+const PEOPLE_RE =
+  /\b(?:who(?:m)?\s+(?:(?:can|could|should|would|might|do|does|shall)\s+(?:I\s+|we\s+)?(?:help|ask|explain|review|talk\s+to|contact|answer)|knows?|wrote|writes|authored|maintains?|owns?|works?\s+on|worked\s+on|changed|touched|is\s+(?:the\s+)?(?:expert|owner|maintainer|author)|are\s+(?:the\s+)?(?:experts|owners|maintainers|authors))|(?:wer|quién|quien|qui)\s+(?:kennt|kann|sabe|puede|connaît|peut|hat|escribió))\b/i;
+
+/** The topic of a people question ("who can help with the JWT middleware?" → "the JWT middleware"), or null. */
+export function peopleTopic(query: string): string | null {
+  const m = PEOPLE_RE.exec(query);
+  if (!m) return null;
+  const rest = (query.slice(0, m.index) + ' ' + query.slice(m.index + m[0].length))
+    .replace(/^\s*(?:me\s+)?(?:with|about|on|for|in|the\s+code\s+(?:of|in))\b/i, ' ')
+    .replace(/\b(?:best|most|here|recently|the\s+most)\b/gi, ' ')
+    .replace(/[?!.]+\s*$/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return rest.replace(/^(?:with|about|on|for|in|of)\s+/i, '').trim();
+}
+
+const CALL_RE =
+  /\b(?:where|who|what)\s+(?:is|are|does|do|else\s+is)?\s*(?:else\s+)?`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?(?:\(\))?\s+(?:(?:being|getting)\s+)?(called|used|invoked|referenced|imported|instantiated|call(?:ed|s)?\s+from)\b|\b(?:callers|call\s+sites|usages|uses|references)\s+of\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?|\bwhat\s+calls\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?/i;
+
+/** The symbol whose call sites a question asks for ("where is `compose` called?" → compose), or null. */
+export function callSiteSymbol(query: string): string | null {
+  const m = CALL_RE.exec(query);
+  const sym = m ? (m[1] ?? m[3] ?? m[4]) : undefined;
+  if (!sym || sym.length < 3 || /^(?:it|this|that|they|them|these|those|the|code|function|method|class)$/i.test(sym)) return null;
+  return sym;
+}
+
+/** Does the question ask about tests (so test files may be cited)? */
+export function asksAboutTests(query: string): boolean {
+  return /\b(?:tests?|tested|testing|unittests?|specs?|pytest|fixtures?|mocks?|assert(?:ion)?s?|test_\w+|\w+_test|\w+\.test)\b|\btest(?:s|ed|ing)?\b|\b(?:prueba|pruebas|probar)\b|\b(?:Tests?|getestet|Testfall)\b/i.test(query);
+}
+
+/** Test files by the usual conventions (folders and names), in any language the index reads. */
+export function isTestPath(p: string | undefined): boolean {
+  if (!p) return false;
+  const s = p.split('\\').join('/');
+  return (
+    /(?:^|\/)(?:tests?|__tests__|testing|spec|specs|e2e)\//i.test(s) ||
+    /\.(?:test|spec|e2e)\.[cm]?[jt]sx?$/i.test(s) ||
+    /(?:^|\/)test_[^/]*\.py$|_test\.(?:py|go|rs|rb)$|(?:^|\/)conftest\.py$/i.test(s) ||
+    /Tests?\.(?:java|kt|cs|swift)$/.test(s)
+  );
+}

@@ -1,0 +1,65 @@
+/** BM25 over in-memory postings (index/bm25.ts): scoring, weights, filters and removals. */
+import { strict as assert } from 'node:assert';
+import { Bm25, countTerms } from '../../server/src/index/bm25';
+
+const doc = (idx: Bm25, words: string) => {
+  const list = words.split(' ');
+  return idx.add(countTerms(list), list.length);
+};
+const scoresOf = (idx: Bm25, query: string, allow?: (d: number) => boolean) => {
+  const { scores, touched } = idx.score(query.split(' ').map((term) => ({ term, weight: 1 })), allow);
+  return new Map(touched.map((d) => [d, scores[d]!]));
+};
+
+describe('index/bm25', () => {
+  it('ranks the document with more of the rarer term first, and scores only documents that hold a term', () => {
+    const idx = new Bm25();
+    const a = doc(idx, 'parse config file parse');
+    const b = doc(idx, 'parse the input');
+    const c = doc(idx, 'render the view');
+    const s = scoresOf(idx, 'parse config');
+    assert.ok(s.get(a)! > s.get(b)!, 'two query terms, one of them twice, beat one');
+    assert.equal(s.has(c), false);
+    assert.ok(idx.idf('config') > idx.idf('parse'), 'a term in fewer documents weighs more');
+    assert.equal(idx.docFreq('the'), 2);
+  });
+
+  it('normalises by length: the same term count in a shorter document scores higher', () => {
+    const idx = new Bm25();
+    const short = doc(idx, 'token other');
+    const long = doc(idx, 'token ' + Array.from({ length: 40 }, (_, i) => `w${i}`).join(' '));
+    doc(idx, 'unrelated words here');
+    const s = scoresOf(idx, 'token');
+    assert.ok(s.get(short)! > s.get(long)!);
+  });
+
+  it('a query term weight scales its contribution, and a filter leaves documents out', () => {
+    const idx = new Bm25();
+    const a = doc(idx, 'alpha');
+    const b = doc(idx, 'beta');
+    doc(idx, 'gamma');
+    const { scores } = idx.score([{ term: 'alpha', weight: 1 }, { term: 'beta', weight: 3 }]);
+    assert.ok(scores[b]! > scores[a]!);
+    const only = scoresOf(idx, 'alpha beta', (d) => d === a);
+    assert.deepEqual([...only.keys()], [a]);
+  });
+
+  it('removed documents are never scored again, also after the postings are compacted', () => {
+    const idx = new Bm25();
+    const docs = Array.from({ length: 3000 }, (_, i) => doc(idx, `common w${i}`));
+    const keep = docs[2999]!;
+    for (const d of docs.slice(0, 2500)) idx.remove(d);
+    assert.equal(idx.size, 500);
+    assert.equal(idx.isAlive(docs[0]!), false);
+    const s = scoresOf(idx, 'common');
+    assert.equal(s.size, 500);
+    assert.ok(s.has(keep));
+    assert.equal(idx.docFreq('common'), 500);
+  });
+
+  it('countTerms adds weighted repeats into one map', () => {
+    const m = countTerms(['a', 'b', 'a'], 2);
+    countTerms(['a'], 1, m);
+    assert.deepEqual([...m], [['a', 5], ['b', 2]]);
+  });
+});

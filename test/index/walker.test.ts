@@ -1,0 +1,63 @@
+/** The folder walk (index/walker.ts): ignore files, settings, size limits, what is never indexed. */
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { walk, skippedByName, unindexableReason, DEFAULT_MAX_FILE_SIZE } from '../../server/src/index/walker';
+
+function tree(files: Record<string, string | Buffer>): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'askcode-walk-'));
+  for (const [rel, body] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), body);
+  }
+  return root;
+}
+
+describe('index/walker', () => {
+  const roots: string[] = [];
+  after(() => roots.forEach((r) => fs.rmSync(r, { recursive: true, force: true })));
+  const make = (files: Record<string, string | Buffer>) => {
+    const r = tree(files);
+    roots.push(r);
+    return r;
+  };
+
+  it('honours .gitignore at every level and .ignore, and never walks .git or node_modules', async () => {
+    const root = make({
+      '.gitignore': 'build/\n*.log\n',
+      'src/a.ts': 'export const a = 1;\n',
+      'src/.gitignore': 'gen/\n',
+      'src/gen/x.ts': 'x\n',
+      'build/out.js': 'x\n',
+      'debug.log': 'x\n',
+      '.ignore': 'docs/private.md\n',
+      'docs/private.md': '# no\n',
+      'docs/public.md': '# yes\n',
+      '.git/config': '[core]\n',
+      'node_modules/p/index.js': 'x\n',
+    });
+    const found = (await walk(root, { maxFileSize: DEFAULT_MAX_FILE_SIZE })).map((f) => f.rel).sort();
+    assert.deepEqual(found.filter((f) => !f.endsWith('ignore')), ['docs/public.md', 'src/a.ts']);
+  });
+
+  it('applies the exclude setting and the size limit, and tells why a file was skipped', async () => {
+    const root = make({ 'a.py': 'x = 1\n', 'vendor/b.py': 'y = 2\n', 'big.py': 'z'.repeat(5000) });
+    const skipped: [string, string][] = [];
+    const found = await walk(root, { maxFileSize: 1024, exclude: ['vendor/'], onSkip: (rel, reason) => skipped.push([rel, reason]) });
+    assert.deepEqual(found.map((f) => f.rel).filter((f) => f.endsWith('.py')), ['a.py']);
+    assert.deepEqual(skipped, [['big.py', 'too_large']]);
+    const a = found.find((f) => f.rel === 'a.py')!;
+    assert.equal(a.abs, path.join(root, 'a.py'));
+    assert.equal(a.size, 6);
+  });
+
+  it('lock files, minified bundles and binaries are not text worth indexing', () => {
+    assert.equal(skippedByName('package-lock.json'), true);
+    assert.equal(skippedByName('dist/app.min.js'), true);
+    assert.equal(skippedByName('src/app.ts'), false);
+    assert.equal(unindexableReason(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1])), 'binary');
+    assert.equal(unindexableReason(Buffer.from('const a = 1;\n')), null);
+    assert.equal(unindexableReason(Buffer.from('x'.repeat(20_000))), 'minified');
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * The CLI as a user runs it (dist/cli.js in a child process): clear errors and exit codes for a
+ * path that is missing or a file, the answer alone on stdout, follow-ups with --conversation.
+ */
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ROOT, SHARED_MODELS } from '../helpers/worker';
+import { Repo, tempDir, ADA } from './fixtures';
+
+describe('askcode CLI messages (serve, index, ask)', function () {
+  this.timeout(90_000);
+  let dataDir: string;
+  let repo: Repo;
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), ...args], {
+      env: { ...process.env, ASKCODE_DATA_DIR: dataDir, ASKCODE_MODELS_DIR: SHARED_MODELS, ASKCODE_LOG_LEVEL: 'warn' },
+      encoding: 'utf8',
+      timeout: 80_000,
+    });
+  before(() => {
+    dataDir = tempDir('cli-msg');
+    repo = Repo.init('cli');
+    repo.write('src/cart.ts', [
+      '/** Adds up the prices of the items in a cart, with the VAT rate applied. */',
+      'export function cartTotal(items: { price: number }[], vat: number): number {',
+      '  return items.reduce((sum, i) => sum + i.price, 0) * (1 + vat);',
+      '}',
+      '',
+    ].join('\n'));
+    repo.write('src/checkout.ts', "import { cartTotal } from './cart';\n\nexport function checkout(items: { price: number }[]) {\n  return { total: cartTotal(items, 0.2) };\n}\n");
+    repo.commit(ADA, '2024-01-01T10:00:00Z', 'cart');
+  });
+  after(() => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(repo.dir, { recursive: true, force: true });
+  });
+
+  const missing = () => path.join(repo.dir, 'does', 'not', 'exist');
+  const file = () => path.join(repo.dir, 'src', 'cart.ts');
+  const cases: [string, () => string[], number, RegExp][] = [
+    ['serve a missing folder', () => ['serve', missing(), '--port', '0'], 3, /does not exist/],
+    ['serve a file', () => ['serve', file(), '--port', '0'], 2, /is a file, not a folder/],
+    ['index a missing folder', () => ['index', missing()], 3, /does not exist/],
+    ['index a file', () => ['index', file()], 2, /is a file, not a folder/],
+    ['ask --path a missing folder', () => ['ask', 'what?', '--path', missing()], 3, /does not exist/],
+    ['ask --path a file', () => ['ask', 'what?', '--path', file()], 2, /is a file, not a folder/],
+  ];
+  for (const [name, args, code, re] of cases) {
+    it(`${name}: a clear error on stderr and exit code ${code}, nothing served`, () => {
+      const r = run(...args());
+      assert.equal(r.status, code, `exit code; stderr: ${r.stderr}`);
+      assert.match(r.stderr, re);
+      assert.doesNotMatch(r.stdout, /serving|files, \d+ chunks/, r.stdout);
+    });
+  }
+
+  it('ask: stdout is the answer alone (sources as plain text); the snippets, notices and conversation go to stderr; a follow-up is rewritten', () => {
+    const a = run('ask', 'How is the cart total computed?', '--path', repo.dir);
+    assert.equal(a.status, 0, a.stderr);
+    assert.match(a.stdout, /^`cartTotal` in \[`src\/cart\.ts:1-4`\]\(src\/cart\.ts#L1-L4\)/, a.stdout);
+    assert.doesNotMatch(a.stdout, /<details>|<\/summary>|Relevant snippets|answer score|warn|conversation /i, a.stdout);
+    assert.match(a.stdout, /Sources \(\d+\):/);
+    assert.match(a.stderr, /Relevant snippets:/);
+    const conv = /conversation ([0-9a-f-]{36})/.exec(a.stderr)?.[1];
+    assert.ok(conv, a.stderr);
+    const b = run('ask', 'and where is it called?', '--path', repo.dir, '--conversation', conv);
+    assert.equal(b.status, 0, b.stderr);
+    assert.match(b.stderr, /searched as: .*`cartTotal`.*called/, b.stderr);
+    assert.match(b.stdout, /^`checkout` in \[`src\/checkout\.ts:/, b.stdout);
+  });
+});
