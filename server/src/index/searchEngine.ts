@@ -93,7 +93,7 @@ export const DEFAULT_RANK: RankParams = {
   questionTestFactor: 0.5,
   questionProseFactor: 0.6,
   symbolW: 0.5,
-  symbolTextW: 0.3,
+  symbolTextW: 0.15,
   nameW: 0.3,
   nameTextW: 0,
 };

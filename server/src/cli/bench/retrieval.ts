@@ -73,12 +73,9 @@ class Scorer {
   private rr = 0;
   private n = 0;
   readonly times: number[] = [];
-  /** Per-query values (R@1, R@5, Acc@5, RR), for the bootstrap intervals. */
-  readonly perQuery: number[][] = [];
   add(ranked: string[], relevant: string[], ms: number): void {
     const rec = (k: number) => relevant.filter((f) => ranked.slice(0, k).includes(f)).length / relevant.length;
     const first = ranked.findIndex((f) => relevant.includes(f));
-    this.perQuery.push([rec(1), rec(5), rec(5) === 1 ? 1 : 0, first >= 0 ? 1 / (first + 1) : 0]);
     this.n++;
     this.r1 += rec(1);
     this.r5 += rec(5);
@@ -99,7 +96,6 @@ class Scorer {
     this.per.r1.push(...o.per.r1);
     this.per.r5.push(...o.per.r5);
     this.per.rr.push(...o.per.rr);
-    this.perQuery.push(...o.perQuery);
   }
   metrics(): Metrics {
     const n = this.n || 1;
@@ -314,38 +310,6 @@ async function runOnTree(t: TreeRun): Promise<void> {
   } finally {
     await core.dispose();
   }
-}
-
-/**
- * 95% percentile-bootstrap intervals over queries (2,000 resamples, a fixed seed so two runs on the
- * same results print the same interval) for each per-query column.
- */
-export function bootstrapIntervals(perQuery: number[][], resamples = 2000): [number, number][] {
-  const n = perQuery.length;
-  const cols = perQuery[0]?.length ?? 0;
-  if (!n) return [];
-  let seed = 12345;
-  const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
-  const means: number[][] = Array.from({ length: cols }, () => []);
-  for (let b = 0; b < resamples; b++) {
-    const sum = new Array<number>(cols).fill(0);
-    for (let i = 0; i < n; i++) {
-      const row = perQuery[Math.floor(rand() * n)]!;
-      for (let c = 0; c < cols; c++) sum[c]! += row[c]!;
-    }
-    for (let c = 0; c < cols; c++) means[c]!.push(sum[c]! / n);
-  }
-  return means.map((m) => {
-    m.sort((a, b) => a - b);
-    return [m[Math.floor(0.025 * resamples)]!, m[Math.min(resamples - 1, Math.floor(0.975 * resamples))]!];
-  });
-}
-
-function fmtIntervals(s: Scorer): string {
-  const iv = bootstrapIntervals(s.perQuery);
-  if (!iv.length) return '';
-  const f = ([a, b]: [number, number]) => `[${a.toFixed(3)}, ${b.toFixed(3)}]`;
-  return `95% intervals (bootstrap over ${s.perQuery.length} queries): R@1 ${f(iv[0]!)}  R@5 ${f(iv[1]!)}  Acc@5 ${f(iv[2]!)}  MRR ${f(iv[3]!)}`;
 }
 
 function fmt(name: string, m: Metrics): string {
