@@ -12,6 +12,7 @@ import { ChatHost, VIEW_ID } from './chatView';
 import { IndexStatusBar } from './statusBar';
 import { WorkspaceSync } from './workspaceSync';
 import { registerCommands } from './commands';
+import { registerChatFeatures } from './chat';
 
 let worker: Worker | undefined;
 
@@ -33,6 +34,7 @@ export function activate(context: vscode.ExtensionContext): void {
   );
   // Commands first: they must exist (and explain themselves) while the worker starts.
   registerCommands({ context, worker, chat, status });
+  registerChatFeatures(context, worker);
   worker.watchConfiguration();
   worker.start().catch((e) => {
     output.error(`askcode worker failed to start: ${messageOf(e)}`);

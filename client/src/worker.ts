@@ -33,6 +33,11 @@ export class Worker implements vscode.Disposable {
   readonly onState = this.stateEmitter.event;
   readonly onNotification = this.notificationEmitter.event;
   private current: { state: WorkerState; message?: string } = { state: 'stopped' };
+  /** Requests the worker sends to the extension, registered again on every (re)start. */
+  private readonly clientRequests: [string, (params: never, token: vscode.CancellationToken) => unknown][] = [];
+  private readonly startedEmitter = new vscode.EventEmitter<void>();
+  /** Fires after each (re)start, once the worker runs. */
+  readonly onStarted = this.startedEmitter.event;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -87,6 +92,8 @@ export class Worker implements vscode.Disposable {
         folders: folderPaths(),
         settings,
         logLevel: logLevel(),
+        // The worker lists "VS Code language model" only when we can run it (protocol/lm.ts).
+        client: { lm: typeof vscode.lm?.selectChatModels === 'function' },
       },
       errorHandler: this.errorHandler(),
       initializationFailedHandler: (e) => {
@@ -97,6 +104,7 @@ export class Worker implements vscode.Disposable {
     // The id `askcode` makes the client read `askcode.trace.server` by itself.
     const client = new LanguageClient('askcode', 'askcode', serverOptions, clientOptions);
     this.client = client;
+    for (const [method, handler] of this.clientRequests) client.onRequest(method, handler);
     client.onRequest(SecretGet.method, async (p: { key: string }) => ({ value: (await this.context.secrets.get(p.key)) ?? null }));
     for (const def of this.forwarded) {
       client.onNotification(def.method, (params: unknown) => this.notificationEmitter.fire({ method: def.method, params }));
@@ -111,6 +119,7 @@ export class Worker implements vscode.Disposable {
       this.output.info(`askcode worker started (${process.execPath})`);
       // The bridge follows `askcode.bridge.*`: the worker starts it when told so.
       await client.sendNotification(SettingsChanged.method, settings);
+      this.startedEmitter.fire();
     } catch (e) {
       this.setState('stopped', `The askcode worker did not start: ${messageOf(e)}`);
       throw e;
@@ -182,6 +191,19 @@ export class Worker implements vscode.Disposable {
     if (c && c.state === State.Running) void c.sendNotification(def.method, params).catch((e) => this.output.warn(`${def.method}: ${messageOf(e)}`));
   }
 
+  /** A notification whose sending can be awaited (to keep it ahead of a response that follows). */
+  async notifyNow<P>(def: NotificationDef<P>, params: P): Promise<void> {
+    const c = this.client;
+    if (c && c.state === State.Running) await c.sendNotification(def.method, params);
+  }
+
+  /** Handles a request the worker sends to the extension (for this and every later worker). */
+  onRequest<P, R>(def: RequestDef<P, R>, handler: (params: P, token: vscode.CancellationToken) => Promise<R>): void {
+    const h = handler as (params: never, token: vscode.CancellationToken) => unknown;
+    this.clientRequests.push([def.method, h]);
+    this.client?.onRequest(def.method, h);
+  }
+
   notifyRaw(method: string, params: unknown): void {
     const c = this.client;
     if (c && c.state === State.Running) void c.sendNotification(method, params).catch(() => {});
@@ -208,6 +230,7 @@ export class Worker implements vscode.Disposable {
   dispose(): void {
     for (const d of this.disposables) d.dispose();
     this.stateEmitter.dispose();
+    this.startedEmitter.dispose();
     this.notificationEmitter.dispose();
   }
 }

@@ -3,7 +3,7 @@
  * with VS Code's own Node; also started by the tests as a child process.
  */
 import {
-  createConnection, ProposedFeatures, ResponseError, TextDocumentSyncKind,
+  createConnection, ProposedFeatures, ResponseError, TextDocumentSyncKind, CancellationTokenSource,
   type InitializeParams, type InitializeResult,
 } from 'vscode-languageserver/node';
 import { createCore, type Core } from './core/core';
@@ -16,6 +16,8 @@ import { toAskcodeError } from './core/errors';
 import { VERSION } from './protocol/seeds';
 import { startBridge, type Bridge } from './bridge/bridge';
 import { strictStdio } from './stdioTransport';
+import { LmChat, LmDelta, LmModelsChanged, type ClientCapabilities, type LmChatResult } from './protocol/lm';
+import { ClientLm } from './models/vscodeLmGenerator';
 
 export interface WorkerInitOptions {
   dataDir?: string;
@@ -23,6 +25,8 @@ export interface WorkerInitOptions {
   settings?: WorkerSettings;
   logLevel?: LogLevel;
   autoIndex?: boolean;
+  /** What the client offers back (VS Code's language models). */
+  client?: ClientCapabilities;
 }
 
 const connection = process.argv.includes('--stdio') ? stdioConnection() : createConnection(ProposedFeatures.all);
@@ -50,7 +54,9 @@ connection.onInitialize(async (params: InitializeParams): Promise<InitializeResu
   const init = (params.initializationOptions ?? {}) as WorkerInitOptions;
   folders = init.folders ?? (params.workspaceFolders ?? []).map((f) => decodeURIComponent(new URL(f.uri).pathname));
   const dataDir = init.dataDir ? init.dataDir : resolveDataDir();
+  const clientLm = init.client?.lm ? lmThroughClient() : undefined;
   ready = createCore({
+    clientLm,
     dataDir,
     modelsDir: resolveModelsDir(),
     folders,
@@ -74,6 +80,24 @@ connection.onInitialize(async (params: InitializeParams): Promise<InitializeResu
     serverInfo: { name: 'askcode', version: VERSION },
   };
 });
+
+/** `askcode/lm/chat` to the client, cancelled with `$/cancelRequest` when the answer stops. */
+function lmThroughClient(): ClientLm {
+  const lm = new ClientLm(async (params, signal) => {
+    const cts = new CancellationTokenSource();
+    const onAbort = () => cts.cancel();
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      return (await connection.sendRequest(LmChat.method, params, cts.token)) as LmChatResult;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      cts.dispose();
+    }
+  });
+  connection.onNotification(LmDelta.method, (p) => lm.delta(p));
+  connection.onNotification(LmModelsChanged.method, (p) => lm.setModels(p));
+  return lm;
+}
 
 const emit = <P>(def: NotificationDef<P>, p: P) => void connection.sendNotification(def.method, p);
 

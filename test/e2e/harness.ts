@@ -24,6 +24,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type Frame, type Locator, type Page } from 'playwright-core';
 import { createFixtureWorkspace } from './fixture';
+import { startLmPeer, type LmPeer } from './lmPeer';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const ARTIFACTS = path.resolve(process.env.ASKCODE_E2E_ARTIFACTS || path.join(ROOT, '.e2e'));
@@ -41,7 +42,9 @@ export const USER_SETTINGS: Record<string, unknown> = {
   'workbench.enableExperiments': false,
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
   'workbench.colorTheme': 'Default Dark Modern',
-  'chat.disableAIFeatures': true,
+  // On: VS Code's chat view and language-model API, for @askcode and "VS Code language model"
+  // (70-vscode-ai). No model is signed in, so nothing else of it shows unless opened.
+  'chat.disableAIFeatures': false,
   'chat.commandCenter.enabled': false,
   'telemetry.telemetryLevel': 'off',
   'extensions.autoUpdate': false,
@@ -95,6 +98,18 @@ function copyTree(from: string, to: string): void {
     fs.rmSync(to, { recursive: true, force: true });
     fs.cpSync(from, to, { recursive: true, dereference: false });
   }
+}
+
+/** The test-only driver extension (a language-model provider, tool calls): see driver/extension.js. */
+export const DRIVER_DIR = path.join(ROOT, 'test', 'e2e', 'driver');
+
+/** Copies the driver extension into the extensions folder (it has no dependencies). */
+export function installDriver(extDir: string): string {
+  const pkg = JSON.parse(fs.readFileSync(path.join(DRIVER_DIR, 'package.json'), 'utf8'));
+  const target = path.join(extDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
+  fs.rmSync(target, { recursive: true, force: true });
+  fs.cpSync(DRIVER_DIR, target, { recursive: true });
+  return target;
 }
 
 /** Never copied into the installed extension (sources, tests, local state). */
@@ -158,6 +173,20 @@ export function installExtensionVsix(runDir: string, env: NodeJS.ProcessEnv): st
   return target;
 }
 
+/** EXT_INSTALL=vsix: the driver packaged and installed the same way as askcode. */
+export function installDriverVsix(runDir: string, env: NodeJS.ProcessEnv): string {
+  const vsce = path.join(E2E_HOME, 'tools', 'node_modules', '@vscode', 'vsce', 'vsce');
+  const vsix = path.join(runDir, 'askcode-e2e-driver.vsix');
+  for (const [args, cwd] of [
+    [[vsce, 'package', '--allow-missing-repository', '--skip-license', '-o', vsix], DRIVER_DIR],
+    [[CODE_SERVER, '--config', path.join(runDir, 'config.yaml'), '--user-data-dir', path.join(runDir, 'ud'), '--extensions-dir', path.join(runDir, 'ext'), '--install-extension', vsix], runDir],
+  ] as [string[], string][]) {
+    const r = spawnSync(path.join(NODE24_BIN, 'node'), args, { cwd, env, encoding: 'utf8', timeout: 600_000, maxBuffer: 64 << 20 });
+    if (r.status !== 0) throw new Error(`driver: ${args.slice(0, 2).join(' ')} failed (${r.status ?? r.signal}): ${(r.stderr || r.stdout).slice(-2000)}`);
+  }
+  return vsix;
+}
+
 /** A worker process (`dist/server.js` of an installed extension copy) with its parent and environment. */
 export interface WorkerProcess {
   pid: number;
@@ -209,6 +238,10 @@ export class VSCodeSession {
   readonly runDir: string;
   readonly wsDir: string;
   readonly dataDir: string;
+  /** Where the driver extension writes what it saw (ASKCODE_E2E_OUT). */
+  readonly outDir: string;
+  /** The stories260K peer behind the driver's language-model provider. */
+  lmPeer?: LmPeer;
   port = 0;
   page!: Page;
   private context?: BrowserContext;
@@ -230,6 +263,7 @@ export class VSCodeSession {
     this.runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'askcode-e2e-'));
     this.wsDir = path.join(this.runDir, 'ws');
     this.dataDir = path.join(this.runDir, 'data');
+    this.outDir = path.join(this.runDir, 'out');
   }
 
   get serverLog(): string {
@@ -248,6 +282,7 @@ export class VSCodeSession {
 
     // --install-extension (EXT_INSTALL=vsix) reads the config too: the port is set again before the launch.
     fs.writeFileSync(path.join(R, 'config.yaml'), 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n');
+    this.lmPeer = await startLmPeer(MODELS_DIR);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       PATH: `${NODE24_BIN}${path.delimiter}${process.env.PATH ?? ''}`,
@@ -255,6 +290,8 @@ export class VSCodeSession {
       XDG_CONFIG_HOME: path.join(R, 'xdg-config'),
       ASKCODE_MODELS_DIR: MODELS_DIR,
       ASKCODE_DATA_DIR: this.dataDir,
+      ASKCODE_E2E_OUT: this.outDir,
+      ASKCODE_E2E_LM_URL: this.lmPeer.url,
       ...this.options.env,
     };
     // Variables of the test runner that must not leak into VS Code's Node.
@@ -266,6 +303,8 @@ export class VSCodeSession {
     if (mode !== 'copy' && mode !== 'vsix') throw new Error(`EXT_INSTALL must be copy or vsix, not ${mode}`);
     const ext = mode === 'vsix' ? installExtensionVsix(R, env) : installExtensionCopy(path.join(R, 'ext'));
     log(`extension ${mode === 'vsix' ? 'packaged and installed' : 'copied'} to ${path.basename(ext)} (${Date.now() - t0} ms)`);
+    if (mode === 'copy') installDriver(path.join(R, 'ext'));
+    else installDriverVsix(R, env);
     fs.writeFileSync(
       path.join(R, 'ud', 'User', 'settings.json'),
       JSON.stringify({ ...USER_SETTINGS, ...this.options.settings }, null, 2),
@@ -366,6 +405,13 @@ export class VSCodeSession {
     } catch {
       return '';
     }
+  }
+
+  /** Merges into the user settings.json; VS Code applies it live (it watches the file). */
+  updateUserSettings(patch: Record<string, unknown>): void {
+    const file = path.join(this.runDir, 'ud', 'User', 'settings.json');
+    const cur = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(file, JSON.stringify({ ...cur, ...patch }, null, 2));
   }
 
   // ------------------------------------------------------------------ the worker process
@@ -816,6 +862,7 @@ export class VSCodeSession {
     process.removeListener('exit', this.exitHook);
     process.removeListener('SIGINT', this.signalHook);
     process.removeListener('SIGTERM', this.signalHook);
+    await this.lmPeer?.close().catch(() => undefined);
     this.collectLogs();
     if (process.env.ASKCODE_E2E_KEEP === '1') log(`kept ${this.runDir}`);
     else fs.rmSync(this.runDir, { recursive: true, force: true, maxRetries: 3 });

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { startWorker, rpcError, SHARED_MODELS, type WorkerHandle } from '../helpers/worker';
 import { waitFor } from '../helpers/wait';
+import { MINILM_MODEL_ID } from '../../server/src/models/catalog';
 import { QgptRelevance, QgptQuestion } from '../../server/src/protocol/qgpt';
 import {
   WorkspaceSetFolders, WorkspaceFileEvents, WorkspaceBuffer, IndexStatus, IndexRebuild, IndexPause, IndexResume, IndexProgressNotification,
@@ -55,6 +56,8 @@ describe('index: the workspace index in the real worker', function () {
   let repo: string;
   let w: WorkerHandle | undefined;
   const noModels = { ASKCODE_MODELS_DIR: path.join(os.tmpdir(), 'askcode-no-models') };
+  // MiniLM, absent from that models dir: BM25 alone (the shipped static model would load anywhere).
+  const bm25Only = { embeddingModel: MINILM_MODEL_ID };
 
   beforeEach(() => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'askcode-idx-'));
@@ -69,7 +72,7 @@ describe('index: the workspace index in the real worker', function () {
   });
 
   it('indexes a repository and answers each query space with snippets that carry ids, seeds and scores', async () => {
-    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels, settings: bm25Only });
     const st = await ready(w);
     assert.equal(st.bm25Only, true, 'no embedding model here: BM25 alone, said in the status');
     assert.equal(st.filesTotal, 7, 'ignored, binary and huge files are skipped');
@@ -118,7 +121,7 @@ describe('index: the workspace index in the real worker', function () {
   });
 
   it('rejects bad input with a clear error naming the field, and keeps answering', async () => {
-    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels, settings: bm25Only });
     await ready(w);
     const bad = async (input: unknown, kind: string, field: RegExp | string, msg: RegExp) => {
       const e = await rpcError(w!.raw(QgptRelevance.method, input));
@@ -142,7 +145,7 @@ describe('index: the workspace index in the real worker', function () {
   });
 
   it('applies edits, renames, deletes and unsaved buffers without a rebuild', async () => {
-    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels, settings: bm25Only });
     await ready(w);
     const q = (query: string) => w!.request(QgptRelevance, { query, options: { database: true } } as QGPTRelevanceInput);
     const geo = path.join(repo, 'lib/geometry.py');
@@ -198,7 +201,7 @@ describe('index: the workspace index in the real worker', function () {
       fs.mkdirSync(path.join(repo, 'gen', String(i % 7)), { recursive: true });
       fs.writeFileSync(path.join(repo, 'gen', String(i % 7), `mod${i}.py`), `def handler_${i}(x):\n    """Handles case number${i}."""\n    return x + ${i}\n`);
     }
-    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels, settings: bm25Only });
     let seen: IndexProgress | undefined;
     w.onNotification(IndexProgressNotification, (p) => void (seen = p));
     await waitFor(async () => (seen && seen.files >= 300 ? true : undefined), 'indexing to pass 300 files');
@@ -209,7 +212,7 @@ describe('index: the workspace index in the real worker', function () {
     const early = await w.request(QgptRelevance, { query: 'handler_0', options: { database: true } });
     assert.ok(Array.isArray(early.relevant.iterable));
     await w.stop();
-    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels, settings: bm25Only });
     const st = await ready(w);
     assert.equal(st.filesTotal, 707);
     const last = await w.request(QgptRelevance, { query: 'handler_699 number699', options: { database: true } });

@@ -11,21 +11,23 @@ import type { AddressInfo } from 'node:net';
 import { startWorker, rpcError, type WorkerHandle } from '../helpers/worker';
 import { ModelDownload, ModelDownloadCancel, ModelGet, ModelLoad, ModelDownloadProgressNotification } from '../../server/src/protocol/models';
 import type { ModelDownloadProgress } from '../../server/src/protocol/wire';
-import { MINILM_MODEL_ID, QWEN_05B_MODEL_ID } from '../../server/src/models/catalog';
+import { MINILM_MODEL_ID, QWEN_05B_MODEL_ID, POTION_CODE_MODEL_ID } from '../../server/src/models/catalog';
+import { writeStaticModel } from './staticModel';
 import { silentLogger } from '../../server/src/core/logger';
 import { tempDir, openModels, MINILM_SHAPE_DIR } from './fixtures';
 
 const REPO = 'Xenova/all-MiniLM-L6-v2';
 
-/** Serves MINILM_SHAPE_DIR as REPO; `slow` sends 64 kB every 25 ms so a download can be cancelled. */
-function startHub(opts: { slow?: boolean } = {}): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
+/** Serves MINILM_SHAPE_DIR as REPO (or `dir` as `repo`); `slow` sends 64 kB every 25 ms so a download can be cancelled. */
+function startHub(opts: { slow?: boolean; repo?: string; dir?: string } = {}): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
   const requests: string[] = [];
+  const root = opts.dir ?? MINILM_SHAPE_DIR;
   const server = http.createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
-    const prefix = `/${REPO}/resolve/main/`;
+    const prefix = `/${opts.repo ?? REPO}/resolve/main/`;
     const rel = decodeURIComponent((req.url ?? '').split('?')[0]!);
-    const file = rel.startsWith(prefix) ? path.join(MINILM_SHAPE_DIR, rel.slice(prefix.length)) : '';
-    if (!file || !file.startsWith(MINILM_SHAPE_DIR) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+    const file = rel.startsWith(prefix) ? path.join(root, rel.slice(prefix.length)) : '';
+    if (!file || !file.startsWith(root) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
       res.writeHead(404).end('not found');
       return;
     }
@@ -152,7 +154,7 @@ describe('model/download from a model hub (no ASKCODE_MODELS_DIR)', function () 
     const hub = await startHub();
     const old = process.env.HF_ENDPOINT;
     process.env.HF_ENDPOINT = hub.url;
-    const core = await openModels({ dataDir, log: silentLogger });
+    const core = await openModels({ dataDir, log: silentLogger, settings: { embeddingModel: MINILM_MODEL_ID } });
     try {
       const e = await core.models.getEmbedder();
       assert.equal(e?.modelId, MINILM_MODEL_ID);
@@ -162,6 +164,33 @@ describe('model/download from a model hub (no ASKCODE_MODELS_DIR)', function () 
       await core.dispose();
       if (old === undefined) delete process.env.HF_ENDPOINT;
       else process.env.HF_ENDPOINT = old;
+      await hub.close();
+    }
+  });
+
+  it('potion-code-16M (model2vec layout) downloads with progress, then embeds with the static loader', async () => {
+    // A tiny model in model2vec's own layout (model.safetensors), served as minishlab/potion-code-16M.
+    const src = writeStaticModel(path.join(dataDir, 'hub-potion'), ['[UNK]', 'read', 'file', 'socket'], [[0, 0], [1, 0.2], [0.8, 0.3], [0, 1]]);
+    fs.renameSync(path.join(src, 'embeddings.safetensors'), path.join(src, 'model.safetensors'));
+    const hub = await startHub({ repo: 'minishlab/potion-code-16M', dir: src });
+    try {
+      w = await startWorker({ dataDir, env: { ASKCODE_MODELS_DIR: '', HF_ENDPOINT: hub.url } });
+      const frames: ModelDownloadProgress[] = [];
+      w.onNotification(ModelDownloadProgressNotification, (p) => p.model === POTION_CODE_MODEL_ID && void frames.push(p.progress));
+      assert.equal((await w.request(ModelGet, { model: POTION_CODE_MODEL_ID })).downloaded, false);
+      const m = await w.request(ModelDownload, { model: POTION_CODE_MODEL_ID });
+      assert.equal(m.downloaded, true);
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(frames[0]?.status, 'IN-PROGRESS');
+      assert.equal(frames.at(-1)?.status, 'COMPLETED');
+      assert.deepEqual(hub.requests.filter((r) => r.startsWith('GET')).sort(), [
+        'GET /minishlab/potion-code-16M/resolve/main/config.json',
+        'GET /minishlab/potion-code-16M/resolve/main/model.safetensors',
+        'GET /minishlab/potion-code-16M/resolve/main/tokenizer.json',
+      ]);
+      assert.deepEqual(fs.readdirSync(path.join(dataDir, 'models', 'minishlab--potion-code-16M')).sort(), ['config.json', 'model.safetensors', 'tokenizer.json']);
+      assert.equal((await w.request(ModelLoad, { model: POTION_CODE_MODEL_ID })).loaded, true);
+    } finally {
       await hub.close();
     }
   });

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { silentLogger, type Logger } from '../../server/src/core/logger';
 import { AskcodeError } from '../../server/src/core/errors';
 import { SHARED_MODELS } from '../helpers/worker';
-import { EXTRACTIVE_MODEL_ID, MINILM_MODEL_ID } from '../../server/src/models/catalog';
+import { EXTRACTIVE_MODEL_ID, MINILM_MODEL_ID, ASKCODE_STATIC_MODEL_ID } from '../../server/src/models/catalog';
 import type { Model, Models } from '../../server/src/protocol/wire';
 import { tempDir, openModels, type ModelsCore as Core } from './fixtures';
 
@@ -128,22 +128,37 @@ describe('ModelHub providers (in-process core, real tiny models)', function () {
     }
   });
 
-  it('without a real MiniLM in the models dir there is no embedder (never the random-weights folder), said once', async () => {
+  it('with no setting the embedder is the static code model askcode ships', async () => {
+    const d2 = tempDir('providers-default');
+    const c2 = await open(d2);
+    try {
+      const e = await c2.models.getEmbedder();
+      assert.equal(e?.modelId, ASKCODE_STATIC_MODEL_ID);
+      assert.equal(e!.dims, 256);
+      assert.equal((await e!.embed(['def load_config(path): ...']))[0]!.length, 256);
+      assert.equal((await model(c2, 'askcode code embeddings (static)')).loaded, true);
+    } finally {
+      await c2.dispose();
+      fs.rmSync(d2, { recursive: true, force: true });
+    }
+  });
+
+  it('MiniLM asked for but not in the models dir: no embedder (never the random-weights folder), said once', async () => {
     const d2 = tempDir('providers-noembed');
     warnings.length = 0;
-    const c2 = await open(d2);
+    const c2 = await open(d2, { embeddingModel: MINILM_MODEL_ID });
     try {
       assert.equal(await c2.models.getEmbedder(), null);
       assert.equal(await c2.models.getEmbedder(), null);
       const said = warnings.filter((w) => /embedding model/.test(w));
       assert.equal(said.length, 1, JSON.stringify(warnings));
       // The reason is named here; the index says once that relevance then runs on BM25 alone.
-      assert.match(said[0]!, /embedding model unavailable, search uses keywords only: .*not downloaded/);
+      assert.match(said[0]!, /embedding model unavailable.*: .*not downloaded/);
       assert.equal((await model(c2, 'minilm-l6-shape-random-weights')).loaded, false);
       await c2.dispose();
       // The next start in the same data folder does not say it again.
       warnings.length = 0;
-      const c3 = await open(d2);
+      const c3 = await open(d2, { embeddingModel: MINILM_MODEL_ID });
       try {
         assert.equal(await c3.models.getEmbedder(), null);
         assert.deepEqual(warnings.filter((w) => /embedding model/.test(w)), [], 'said once per data folder, not on every start');
@@ -161,7 +176,7 @@ describe('ModelHub providers (in-process core, real tiny models)', function () {
     const d2 = tempDir('providers-minilm');
     // A folder named like the hub repository: the catalog entry reads from it (weights are random here, only loading is checked).
     fs.cpSync(path.join(SHARED_MODELS, 'minilm-l6-shape-random-weights'), path.join(models, 'all-MiniLM-L6-v2'), { recursive: true });
-    const c2 = await openModels({ dataDir: d2, modelsDir: models, log });
+    const c2 = await openModels({ dataDir: d2, modelsDir: models, log, settings: { embeddingModel: MINILM_MODEL_ID } });
     try {
       const e = await c2.models.getEmbedder();
       assert.equal(e?.modelId, MINILM_MODEL_ID);

@@ -6,6 +6,7 @@ import type { LogLevel } from '../core/logger';
 import { createMcpServer } from '../mcp/tools';
 import { invalid } from '../core/errors';
 import { ModelsSnapshot } from '../protocol/models';
+import { VERSION } from '../protocol/seeds';
 import { usageIsLlm } from '../models/catalog';
 
 registerCommand({
@@ -37,8 +38,7 @@ The bridge (askcode serve) serves the same tools over Streamable HTTP at /mcp.
       }
       core.options.settings = { ...core.options.settings, defaultModel: m.id };
     }
-    const version = process.env.ASKCODE_VERSION ?? '0.1.0';
-    const handle = serveStdio(() => createMcpServer(core, { version }), {
+    const handle = serveStdio(() => createMcpServer(core, { version: VERSION }), {
       transport: new StdioServerTransport(process.stdin, protocolOut),
       onerror: (e) => core.options.log.warn(`mcp: ${e.message}`),
     });

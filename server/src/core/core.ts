@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { Service } from './service';
+import { VERSION } from '../protocol/seeds';
 import type { CoreOptions } from './options';
 import { ModelManager } from '../models/manager';
 import { WorkspaceIndex } from '../index/workspaceIndex';
@@ -53,7 +54,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   registerCode(service, { folders: () => index.folders() });
   registerSymbols(service, { index });
   registerModelUpdate(service, { models });
-  registerConnector(service, { dataDir: options.dataDir, version: process.env.ASKCODE_VERSION ?? '0.1.0' });
+  registerConnector(service, { dataDir: options.dataDir, version: VERSION });
 
   let disposed: Promise<void> | undefined;
   return {

@@ -2,6 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Logger } from './logger';
 import type { WorkerSettings } from '../protocol/workspace';
+import type { ClientLm } from '../models/vscodeLmGenerator';
 
 export interface CoreOptions {
   /** Everything askcode keeps: registry, conversations, index tables, model cache. */
@@ -17,6 +18,8 @@ export interface CoreOptions {
   /** Secret look-up (VS Code SecretStorage in the worker; environment in the CLI). */
   secrets?: (key: string) => Promise<string | null>;
   settings?: WorkerSettings;
+  /** VS Code's language models through the client (the worker in VS Code only). */
+  clientLm?: ClientLm;
   /** Start indexing the folders at once (the worker and `serve`); tests may turn it off. */
   autoIndex?: boolean;
   /** How the embedding queue runs; the product leaves it unset (`askcode bench index` samples with it). */

@@ -12,8 +12,10 @@ export interface CatalogEntry {
   folder?: string;
   /** transformers.js dtype: selects `onnx/model<suffix>.onnx`. */
   dtype?: string;
-  /** Files fetched from the hub besides the ONNX graph; `?` marks files a repository may lack. */
+  /** Files fetched from the hub besides the ONNX graph (static models: all of them); `?` marks files a repository may lack. */
   files?: string[];
+  /** A model shipped inside the extension: its folder under the package's `models/`. */
+  bundled?: string;
   /** The wire record minus what is computed (id, created, downloaded, loaded). */
   model: Omit<Model, 'id' | 'created' | 'downloaded' | 'loaded' | 'downloading'>;
 }
@@ -22,6 +24,15 @@ export const EXTRACTIVE_MODEL_ID = '3b9f5c0e-6d0a-4f6e-9a47-0c1f5e2a7b01';
 export const MINILM_MODEL_ID = '14df9408-0574-4094-ab88-4ca0f8980851';
 export const QWEN_05B_MODEL_ID = '89f59f73-1458-4950-be96-c029256d2caf';
 export const QWEN_15B_MODEL_ID = 'bf2f3a2e-2e90-49cc-9421-c9476e84bab2';
+export const ASKCODE_STATIC_MODEL_ID = '7d0c2a53-6f1e-4b8e-9c3d-5a1f0e7b2c64';
+export const POTION_CODE_MODEL_ID = 'c1e4b9a6-2d7f-4a30-8e55-91b3f6d0a7e2';
+/**
+ * The embedder used when `askcode.embeddingModel` is empty (chosen on the dev sets: see
+ * scripts/train-static/README.md).
+ */
+export const DEFAULT_EMBEDDING_MODEL_ID = ASKCODE_STATIC_MODEL_ID;
+/** The folder of askcode's own static code embedding under the package's `models/`. */
+export const ASKCODE_STATIC_FOLDER = 'askcode-code-static';
 
 const GB = 1e9;
 const MB = 1e6;
@@ -75,6 +86,52 @@ function qwenCoder(id: string, size: string, billions: number, diskGb: number, r
  * model is downloaded the registry reports the size measured in the cache instead.
  */
 export const CATALOG: CatalogEntry[] = [
+  {
+    id: ASKCODE_STATIC_MODEL_ID,
+    bundled: ASKCODE_STATIC_FOLDER,
+    dtype: 'static',
+    model: {
+      version: '1',
+      name: 'askcode code embeddings (static)',
+      description: 'Static code embeddings (256 dimensions, int8) trained by askcode on docstrings, commit messages and docs of permissively licensed repositories; ships with askcode, no download, thousands of chunks a second on a CPU.',
+      cloud: false,
+      type: 'SPEED',
+      usage: 'TEXT_EMBEDDING',
+      bytes: bytesOf(7.8 * MB),
+      ram: bytesOf(12 * MB),
+      quantization: 'int8',
+      unique: 'askcode/code-static',
+      provider: 'UNKNOWN',
+      cpu: true,
+      maxTokens: { total: 512, input: 512, output: 0 },
+      custom: false,
+    },
+  },
+  {
+    id: POTION_CODE_MODEL_ID,
+    hubId: 'minishlab/potion-code-16M',
+    folder: 'minishlab--potion-code-16M',
+    dtype: 'static',
+    // model2vec's layout: the matrix is `model.safetensors`.
+    files: ['config.json', 'tokenizer.json', 'model.safetensors'],
+    model: {
+      version: '1',
+      name: 'potion-code-16M',
+      description: 'Static code embeddings (256 dimensions, MIT) distilled by Minish from CodeRankEmbed, model2vec format; downloaded once (about 64 MB).',
+      cloud: false,
+      type: 'SPEED',
+      usage: 'TEXT_EMBEDDING',
+      bytes: bytesOf(64 * MB),
+      ram: bytesOf(70 * MB),
+      quantization: 'fp32',
+      unique: 'minishlab/potion-code-16M',
+      parameters: 0.016,
+      provider: 'HUGGING_FACE',
+      cpu: true,
+      maxTokens: { total: 512, input: 512, output: 0 },
+      custom: false,
+    },
+  },
   {
     id: MINILM_MODEL_ID,
     hubId: 'Xenova/all-MiniLM-L6-v2',

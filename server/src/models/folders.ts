@@ -112,7 +112,7 @@ export async function scanModelsDir(root: string): Promise<FolderFacts[]> {
   }
   const out: FolderFacts[] = [];
   for (const name of entries.sort()) {
-    const facts = await inspectFolder(path.join(root, name));
+    const facts = (await inspectFolder(path.join(root, name))) ?? (await inspectStaticFolder(path.join(root, name)));
     if (facts && facts.usage !== 'UNKNOWN') out.push(facts);
   }
   return out;
@@ -133,4 +133,32 @@ export async function folderBytes(dir: string): Promise<number> {
     else if (e.isFile()) total += await statSize(p);
   }
   return total;
+}
+
+/** The weights file of a static (model2vec) folder: the name askcode ships, else model2vec's own. */
+export const STATIC_WEIGHTS = ['embeddings.safetensors', 'model.safetensors'];
+
+/**
+ * Reads a static-embedding (model2vec) folder: config.json saying `model_type: model2vec` (or a
+ * StaticModel architecture), or tokenizer.json beside a weights file and no onnx/. dtype 'static'.
+ * Files may still be broken: loading says which.
+ */
+export async function inspectStaticFolder(dir: string): Promise<FolderFacts | null> {
+  let config: Record<string, unknown> = {};
+  try {
+    config = JSON.parse(await fs.readFile(path.join(dir, 'config.json'), 'utf8')) as Record<string, unknown>;
+  } catch {
+    /* missing or broken: decided by the files below */
+  }
+  const present = async (f: string) => (await fs.stat(path.join(dir, f)).catch(() => null))?.isFile() ?? false;
+  const weights = [];
+  for (const w of STATIC_WEIGHTS) if (await present(w)) weights.push(w);
+  const declared = config.model_type === 'model2vec' || (Array.isArray(config.architectures) && config.architectures.includes('StaticModel'));
+  if (!declared && !(weights.length && (await present('tokenizer.json')) && !(await present('onnx')))) return null;
+  if (!declared && (await fs.stat(path.join(dir, 'onnx')).catch(() => null))) return null;
+  const files: string[] = [];
+  for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', ...weights.slice(0, 1)]) if (await present(f)) files.push(f);
+  let bytes = 0;
+  for (const f of files) bytes += await statSize(path.join(dir, f));
+  return { name: path.basename(dir), dir, usage: 'TEXT_EMBEDDING', dtype: 'static', files, bytes, config, hasChatTemplate: false };
 }

@@ -9,25 +9,32 @@ import { SaidOnce } from '../core/saidOnce';
 import { cancelled, conflict, forbidden, invalid, notFound, offline, unavailable } from '../core/errors';
 import type { Model, Models, ModelDeleteCacheOutput, ModelDownloadProgressStatusEnum } from '../protocol/wire';
 import { ModelDownloadProgressNotification, ModelsIdentifiersNotification } from '../protocol/models';
-import { CATALOG, EXTRACTIVE_MODEL_ID, MINILM_MODEL_ID, bytesOf, usageIsLlm, type CatalogEntry } from './catalog';
+import { CATALOG, EXTRACTIVE_MODEL_ID, DEFAULT_EMBEDDING_MODEL_ID, bytesOf, usageIsLlm, type CatalogEntry } from './catalog';
 import { Registry, type ModelRecord } from './registry';
 import { ModelCache } from './cache';
-import { DTYPE_SUFFIX, inspectFolder, scanModelsDir, stableId, type FolderFacts } from './folders';
+import { DTYPE_SUFFIX, inspectFolder, inspectStaticFolder, scanModelsDir, stableId, type FolderFacts } from './folders';
 import { copyFiles, fetchFiles, type FileSpec } from './download';
 import { OnnxEmbedder } from './embedder';
+import { StaticEmbedder } from './staticEmbedder';
+import { bundledModelDir } from './bundled';
 import { OnnxGenerator } from './onnxGenerator';
 import { DEFAULT_OLLAMA_URL, OllamaGenerator, OpenAIGenerator } from './endpointGenerators';
 import { normalizeSource, seededOnly, sourceFromUnique } from './source';
 import { transformers } from './transformers';
 import { freeMemory } from './memory';
 import { apiKeyLookup, checkCreateSecrets, createdVia, type CreatedVia } from './secretPolicy';
+import { isVscodeLmId, vscodeLmGenerator, vscodeLmRecord, vscodeLmRecords } from './vscodeLmGenerator';
+import { VSCODE_LM_MODEL_ID } from '../protocol/lm';
 import { applyUpdate, bumpScore, incrementOf } from './update';
 
 /** A custom model registered as a bare label (as the SDK's own example does): a state conflict, not an outage. */
 const noSource = (name: string, what: 'load' | 'download') =>
   conflict(`${name} was created without a source, so there is nothing to ${what}: create it with unique set to a model folder path, ollama:<name> or openai:<model>@<url>`, 'model');
 
-type Loaded = OnnxEmbedder | OnnxGenerator;
+type Loaded = OnnxEmbedder | StaticEmbedder | OnnxGenerator;
+
+/** A folder's facts for a record: static (model2vec) folders have no ONNX graph. */
+const inspect = (dir: string, dtype?: string) => (dtype === 'static' ? inspectStaticFolder(dir) : inspectFolder(dir, dtype));
 
 const CODE_CAPABILITIES = { temporal: false, images: false, videos: false, documents: true, codebases: true, assets: true, websites: false };
 
@@ -59,7 +66,11 @@ export class ModelManager implements ModelHub {
     this.said = new SaidOnce(options.dataDir, options.log);
     this.registry = new Registry(options.dataDir, options.log);
     this.cache = new ModelCache(path.join(options.dataDir, 'models'));
+    if (options.clientLm) options.clientLm.onModels = () => this.changed(VSCODE_LM_MODEL_ID);
   }
+
+  /** The `created` of the virtual VS Code language-model records. */
+  private readonly startedAt = new Date().toISOString();
 
   static async create(options: CoreOptions, notify: Notify): Promise<ModelManager> {
     const m = new ModelManager(options, notify);
@@ -80,12 +91,13 @@ export class ModelManager implements ModelHub {
     await this.registry.mutate(async (recs) => {
       for (const entry of CATALOG) {
         const old = recs.get(entry.id);
-        const local = modelsDir ? await this.findCatalogFolder(entry, modelsDir) : undefined;
+        const local = (modelsDir ? await this.findCatalogFolder(entry, modelsDir) : undefined) ?? (entry.bundled ? bundledModelDir(entry.bundled) : undefined);
         if (local) claimed.add(local);
         recs.set(entry.id, {
           model: { ...entry.model, id: entry.id, created: old?.model.created ?? { value: now } },
           origin: 'catalog',
-          ...(entry.hubId ? { hubId: entry.hubId, folder: entry.folder, dtype: entry.dtype } : {}),
+          ...(entry.hubId ? { hubId: entry.hubId, folder: entry.folder } : {}),
+          ...(entry.dtype ? { dtype: entry.dtype } : {}),
           ...(local ? { source: { kind: 'local' as const, path: local } } : {}),
           ...(old?.measuredRam ? { measuredRam: old.measuredRam } : {}),
         });
@@ -110,7 +122,7 @@ export class ModelManager implements ModelHub {
     const candidates = [entry.hubId, path.basename(entry.hubId), entry.folder!, entry.model.name];
     for (const c of candidates) {
       const dir = path.join(modelsDir, c);
-      if (await inspectFolder(dir, entry.dtype)) return dir;
+      if (await inspect(dir, entry.dtype)) return dir;
     }
     return undefined;
   }
@@ -146,6 +158,7 @@ export class ModelManager implements ModelHub {
   }
 
   private record(id: string): ModelRecord {
+    if (this.options.clientLm && isVscodeLmId(id)) return vscodeLmRecord(this.options.clientLm, id, this.startedAt);
     const r = this.registry.get(id);
     if (!r) throw notFound(`no model with id ${id}`, 'model');
     return r;
@@ -154,8 +167,11 @@ export class ModelManager implements ModelHub {
   /** A model named by id, `unique` or name (settings may hold any of them). */
   private resolve(ref: string | undefined): ModelRecord | undefined {
     if (!ref) return undefined;
+    if (this.options.clientLm && isVscodeLmId(ref)) return vscodeLmRecord(this.options.clientLm, ref, this.startedAt);
     const all = this.registry.all();
-    return this.registry.get(ref) ?? all.find((r) => r.model.unique === ref) ?? all.find((r) => r.model.name === ref);
+    return this.registry.get(ref) ?? all.find((r) => r.model.unique === ref) ?? all.find((r) => r.model.name === ref)
+      // A shipped model by its folder name (what a benchmark passes as a path).
+      ?? all.find((r) => r.origin === 'catalog' && r.source?.kind === 'local' && path.basename(r.source.path) === ref);
   }
 
   /** The wire record with today's facts. */
@@ -194,7 +210,7 @@ export class ModelManager implements ModelHub {
   /** Where the weights are read from: the cached copy, else the model's own local folder. */
   private async weightsDir(r: ModelRecord): Promise<string | null> {
     if (r.folder && (await this.cache.has(r.folder))) return this.cache.dir(r.folder);
-    if (r.source?.kind === 'local' && (await inspectFolder(r.source.path, r.dtype))) return r.source.path;
+    if (r.source?.kind === 'local' && (await inspect(r.source.path, r.dtype))) return r.source.path;
     return null;
   }
 
@@ -221,8 +237,9 @@ export class ModelManager implements ModelHub {
     const usage = r.model.usage;
     if (usage !== 'TEXT_EMBEDDING' && !usageIsLlm(usage)) throw invalid(`${r.model.name} has usage ${usage}, which askcode cannot run`, 'model');
     let dir = await this.weightsDir(r);
-    if (!dir && r.model.id === MINILM_MODEL_ID && !this.options.modelsDir) {
-      this.said.say(`fetch:${r.model.id}`, 'info', `fetching ${r.model.name} (${r.model.bytes?.readable}) for semantic search`);
+    // The catalog's embedding models are small and search depends on them: fetched on first use.
+    if (!dir && r.origin === 'catalog' && r.hubId && usage === 'TEXT_EMBEDDING' && !this.options.modelsDir) {
+      this.said.say(`fetch:${r.model.id}`, 'info', `fetching ${r.model.name} (${r.model.bytes?.readable}) for semantic search, once`);
       await this.download(r);
       dir = await this.weightsDir(r);
       if (dir) this.said.forget(`fetch:${r.model.id}`);
@@ -231,9 +248,13 @@ export class ModelManager implements ModelHub {
       if (r.origin === 'custom' && !r.folder) throw unavailable(`${r.model.name} has no local weights to load`);
       throw unavailable(`${r.model.name} is not downloaded yet: download it first${this.options.modelsDir ? ` (or put its folder in ASKCODE_MODELS_DIR)` : ''}`);
     }
+    const before = process.memoryUsage().rss;
+    if (r.dtype === 'static') {
+      if (usage !== 'TEXT_EMBEDDING') throw invalid(`${r.model.name} is a static embedding model; it cannot answer`, 'model');
+      return StaticEmbedder.load(r.model.id, dir);
+    }
     const facts = await inspectFolder(dir, r.dtype);
     if (!facts) throw unavailable(`${dir} is not a transformers.js model folder (config.json and onnx/ expected)`);
-    const before = process.memoryUsage().rss;
     const loaded = usage === 'TEXT_EMBEDDING'
       ? await OnnxEmbedder.load(r.model.id, dir, facts.dtype, r.model.maxTokens?.total ?? facts.maxPositions)
       : await OnnxGenerator.load(r.model.id, dir, facts.dtype, r.model.maxTokens?.total ?? facts.maxPositions ?? 2048);
@@ -273,9 +294,9 @@ export class ModelManager implements ModelHub {
     if (wanted) {
       const r = this.resolve(wanted);
       if (r && r.model.usage === 'TEXT_EMBEDDING') return r;
-      this.warnOnce(`embedding-setting:${wanted}`, `askcode.embeddingModel '${wanted}' is not an embedding model askcode knows; using ${this.registry.get(MINILM_MODEL_ID)?.model.name}`);
+      this.warnOnce(`embedding-setting:${wanted}`, `askcode.embeddingModel '${wanted}' is not an embedding model askcode knows; using ${this.registry.get(DEFAULT_EMBEDDING_MODEL_ID)?.model.name}`);
     }
-    return this.registry.get(MINILM_MODEL_ID);
+    return this.registry.get(DEFAULT_EMBEDDING_MODEL_ID);
   }
 
   getEmbedder(): Promise<Embedder | null> {
@@ -287,13 +308,13 @@ export class ModelManager implements ModelHub {
     entry.promise = (async (): Promise<Embedder | null> => {
       if (!r) return null;
       try {
-        const first = (await this.ensureLoaded(r)) as OnnxEmbedder;
+        const first = (await this.ensureLoaded(r)) as OnnxEmbedder | StaticEmbedder;
         this.said.forget(`embedder:${key}`);
-        return new ManagedEmbedder(r.model.id, first.dims, first, async () => (await this.ensureLoaded(this.record(r.model.id))) as OnnxEmbedder);
+        return new ManagedEmbedder(r.model.id, first.dims, first, async () => (await this.ensureLoaded(this.record(r.model.id))) as OnnxEmbedder | StaticEmbedder);
       } catch (e) {
         if (!this.warned.has(`embedder:${key}`)) {
           this.warned.add(`embedder:${key}`);
-          this.said.say(`embedder:${key}`, 'warn', `embedding model unavailable, search uses keywords only: ${(e as Error).message}`);
+          this.said.say(`embedder:${key}`, 'warn', `embedding model unavailable, search is keyword-only (BM25): ${(e as Error).message}`);
         }
         entry.failedAt = Date.now();
         return null;
@@ -308,6 +329,7 @@ export class ModelManager implements ModelHub {
     const r = this.resolve(id);
     if (!r) throw notFound(`no model with id ${id}`, 'model');
     if (r.model.id === EXTRACTIVE_MODEL_ID) return null;
+    if (this.options.clientLm && isVscodeLmId(r.model.id)) return vscodeLmGenerator(this.options.clientLm, r.model.id);
     if (!usageIsLlm(r.model.usage)) throw invalid(`${r.model.name} is a ${r.model.usage} model, not a conversation model`, 'model');
     const context = r.model.maxTokens?.total ?? 8192;
     const src = r.source;
@@ -374,16 +396,18 @@ export class ModelManager implements ModelHub {
       const tmp = await this.cache.tempDir(folder);
       try {
         if (src) {
-          const facts = await inspectFolder(src, r.dtype);
-          if (!facts) throw unavailable(`${src} is not a transformers.js model folder (config.json and onnx/ expected)`);
+          const facts = await inspect(src, r.dtype);
+          if (!facts) throw unavailable(`${src} is not a ${r.dtype === 'static' ? 'static (model2vec) model folder (config.json, tokenizer.json and a safetensors file expected)' : 'transformers.js model folder (config.json and onnx/ expected)'}`);
           await copyFiles(src, facts.files, tmp, ac.signal, report);
         } else {
           const entry = CATALOG.find((e) => e.id === id);
           const suffix = DTYPE_SUFFIX[r.dtype ?? 'fp32'] ?? '';
           const specs: FileSpec[] = [
             ...(entry?.files ?? ['config.json', 'tokenizer.json', 'tokenizer_config.json']).map((f) => ({ name: f.replace(/\?$/, ''), optional: f.endsWith('?') })),
-            { name: `onnx/model${suffix}.onnx`, optional: false },
-            { name: `onnx/model${suffix}.onnx_data`, optional: true },
+            ...(r.dtype === 'static' ? [] : [
+              { name: `onnx/model${suffix}.onnx`, optional: false },
+              { name: `onnx/model${suffix}.onnx_data`, optional: true },
+            ]),
           ];
           await fetchFiles(await this.hubBase(), r.hubId!, specs, tmp, ac.signal, report);
         }
@@ -420,6 +444,7 @@ export class ModelManager implements ModelHub {
   async snapshot(): Promise<Models> {
     const order = { catalog: 0, folder: 1, custom: 2 } as const;
     const recs = this.registry.all().sort((a, b) => order[a.origin] - order[b.origin] || a.model.created.value.localeCompare(b.model.created.value));
+    if (this.options.clientLm) recs.push(...vscodeLmRecords(this.options.clientLm, this.startedAt));
     return { iterable: await Promise.all(recs.map((r) => this.toWire(r))) };
   }
 
@@ -461,7 +486,7 @@ export class ModelManager implements ModelHub {
   async load(id: string): Promise<Model> {
     const r = this.record(id);
     if (r.model.id !== EXTRACTIVE_MODEL_ID && (r.folder || r.source?.kind === 'local')) await this.ensureLoaded(r);
-    else if (r.model.id !== EXTRACTIVE_MODEL_ID && !r.source) throw noSource(r.model.name, 'load');
+    else if (r.model.id !== EXTRACTIVE_MODEL_ID && !r.source && !isVscodeLmId(r.model.id)) throw noSource(r.model.name, 'load');
     return this.toWire(r);
   }
 
@@ -519,7 +544,7 @@ export class ModelManager implements ModelHub {
     checkCreateSecrets(source, via, this.options, p.askcode?.source ? 'askcode.source' : 'unique');
     let facts: FolderFacts | null = null;
     if (source?.kind === 'local') {
-      facts = await inspectFolder(source.path);
+      facts = (await inspectFolder(source.path)) ?? (await inspectStaticFolder(source.path));
       if (!facts) throw invalid(`${field}: ${source.path} is not a transformers.js model folder (config.json and onnx/ with an ONNX graph expected)`, field);
     }
     const id = randomUUID();
@@ -568,8 +593,8 @@ class ManagedEmbedder implements Embedder {
   constructor(
     readonly modelId: string,
     readonly dims: number,
-    private readonly tokenizerOwner: OnnxEmbedder,
-    private readonly acquire: () => Promise<OnnxEmbedder>,
+    private readonly tokenizerOwner: OnnxEmbedder | StaticEmbedder,
+    private readonly acquire: () => Promise<OnnxEmbedder | StaticEmbedder>,
   ) {}
 
   countTokens(text: string): number {

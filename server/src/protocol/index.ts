@@ -10,3 +10,4 @@ export * from './launch';
 export * from './symbols';
 export * from './seeds';
 export * from './connector';
+export * from './lm';

@@ -134,6 +134,18 @@ function reorder(query: string, seeds: RelevantQGPTSeed[] | undefined, passages:
 export class AnswerFlow {
   constructor(private readonly deps: FlowDeps) {}
 
+  /** The model's generator; null for the extractive answerer or a model that is unavailable (unknown ids still throw). */
+  async generatorOrNull(model: string | undefined): Promise<Awaited<ReturnType<ModelHub['getGenerator']>>> {
+    try {
+      return await this.deps.hub.getGenerator(model);
+    } catch (e) {
+      // An unknown model is the caller's mistake; an unavailable one leaves the rules to rewrite
+      // (the answer then says why the model was not used).
+      if (toAskcodeError(e).kind !== 'unavailable') throw e;
+      return null;
+    }
+  }
+
   private relative(passages: Passage[]): Passage[] {
     return relativize(passages, this.deps.retriever.folders());
   }
@@ -145,15 +157,10 @@ export class AnswerFlow {
 
   /** The standalone question for a follow-up, or undefined when the query stands on its own. */
   async rewrite(query: string, history: QGPTConversationMessage[], model: string | undefined, signal: AbortSignal): Promise<string | undefined> {
-    let generator = null;
-    try {
-      generator = await this.deps.hub.getGenerator(model);
-    } catch (e) {
-      // An unknown model is the caller's mistake; an unavailable one leaves the rules to rewrite
-      // (the answer then says why the model was not used).
-      if (toAskcodeError(e).kind !== 'unavailable') throw e;
-    }
+    // Nothing to wait for without history: the answer's own steps keep their order (and the
+    // conversation is named by the first question that reaches it).
     if (!history.length) return undefined;
+    const generator = await this.generatorOrNull(model);
     const rules = repromptRules(query, history);
     if (rules.trim() === query.trim() && !isFollowUp(query)) return undefined;
     if (generator) {

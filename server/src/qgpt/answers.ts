@@ -71,6 +71,7 @@ export class Answers {
 
   /** A follow-up plus its history as one standalone query: the answer flow's rewrite (a model's, else the rules'). */
   async reprompt(query: string, history: QGPTConversationMessage[], model?: string, signal?: AbortSignal): Promise<QGPTRepromptOutput> {
+    await this.flow.generatorOrNull(model);
     return { query: (await this.linked(signal, (s) => this.flow.rewrite(query, history, model, s))) ?? query };
   }
 

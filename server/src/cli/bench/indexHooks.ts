@@ -40,6 +40,18 @@ export function pendingEmbedTexts(engine: SearchEngine, limit = Infinity): strin
   return sampleEvenly(out.sort((a, b) => a.length - b.length), limit);
 }
 
+/** The embedding text of every distinct chunk (the static model's throughput is over all of them). */
+export function allEmbedTexts(engine: SearchEngine): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const c of engine.allChunks()) {
+    if (seen.has(c.hash)) continue;
+    seen.add(c.hash);
+    out.push(embedText(c));
+  }
+  return out;
+}
+
 /**
  * `n` more chunks copied from the indexed ones under synthetic paths, with random unit vectors
  * when `dims` is given, so the real query path can be timed at scale.

@@ -12,6 +12,11 @@ import { languageOf } from '../../index/languages';
 import { chunkText } from '../../index/chunker';
 import { terms, pathTerms } from '../../index/tokens';
 import { parseQuery, MAX_QUERY_TERMS } from '../../index/query';
+import type { RankParams } from '../../index/searchEngine';
+import type { FusionMethod } from '../../index/fusion';
+import { bootstrapCI, type Interval } from './stats';
+import { DEFAULT_EMBEDDING_MODEL_ID } from '../../models/catalog';
+import { EmbedCounter } from './indexHooks';
 
 interface Row {
   id?: string;
@@ -38,16 +43,19 @@ interface Metrics {
 }
 
 const USAGE = `Usage: askcode bench retrieval --cases FILE.jsonl (--repo-dir DIR | --git-dir GITDIR | --eval-repos DIR)
-                                --data-dir D [--json] [--max-rows N] [--dense] [--repo OWNER/NAME]
+                                --data-dir D [--json] [--max-rows N] [--embedder ID|PATH|none] [--fusion LIST] [--repo OWNER/NAME]
 
   --repo-dir DIR    index DIR once and ask every row of its repo (rows with exists_at_ref: false are skipped)
   --git-dir GITDIR  index each row at its parent / base_commit (work trees cached under the data dir)
   --eval-repos DIR  a folder of bare git dirs (<owner>+<name>/repo, <owner>/<name> or <name>.git):
                     commit-eval rows in cheap mode (ref_commit once), others at their own commit
   --compare-lancedb-fts  also rank with LanceDB's full-text index over the same code-aware terms
-  --dense           also use the embedding model (default: BM25 only, as no real weights exist offline)
+  --embedder M      embed with M (a model id or name, a model folder, or none) and print lexical-only and
+                    hybrid side by side from one index; --dense: the default embedder
+  --fusion LIST     hybrid variants to compare, e.g. rrf:1,rrf:0.5,score:0.3,rerank:0.5 (method:denseW[:k])
   --rank-params JSON  ranking overrides (RankParams in index/searchEngine.ts), for measuring a knob
-Prints Recall@1/5/10, Acc@5, MRR, p50/p95 query latency and the same for plain BM25 over whole files.`;
+Prints Recall@1/5/10, Acc@5, MRR with 95% bootstrap intervals (R@1, R@5, MRR), p50/p95 query latency,
+and the same for plain BM25 over whole files.`;
 
 function quantile(xs: number[], q: number): number {
   if (!xs.length) return 0;
@@ -56,6 +64,8 @@ function quantile(xs: number[], q: number): number {
 }
 
 class Scorer {
+  /** Per query, for the intervals. */
+  readonly per: { r1: number[]; r5: number[]; rr: number[] } = { r1: [], r5: [], rr: [] };
   private r1 = 0;
   private r5 = 0;
   private r10 = 0;
@@ -76,10 +86,19 @@ class Scorer {
     this.acc5 += rec(5) === 1 ? 1 : 0;
     this.rr += first >= 0 ? 1 / (first + 1) : 0;
     this.times.push(ms);
+    this.per.r1.push(rec(1));
+    this.per.r5.push(rec(5));
+    this.per.rr.push(first >= 0 ? 1 / (first + 1) : 0);
+  }
+  intervals(): { r1: Interval; r5: Interval; mrr: Interval } {
+    return { r1: bootstrapCI(this.per.r1), r5: bootstrapCI(this.per.r5), mrr: bootstrapCI(this.per.rr) };
   }
   merge(o: Scorer): void {
     this.r1 += o.r1; this.r5 += o.r5; this.r10 += o.r10; this.acc5 += o.acc5; this.rr += o.rr; this.n += o.n;
     this.times.push(...o.times);
+    this.per.r1.push(...o.per.r1);
+    this.per.r5.push(...o.per.r5);
+    this.per.rr.push(...o.per.rr);
     this.perQuery.push(...o.perQuery);
   }
   metrics(): Metrics {
@@ -197,33 +216,100 @@ async function lanceFtsScorer(dir: string, dataDir: string, rows: Row[], into: S
   db.close();
 }
 
-/** Indexes `dir` with the real core and asks every row through `qgpt/relevance`. */
-async function runOnTree(dir: string, rows: Row[], dataDir: string, dense: boolean, ours: Scorer, base: Scorer, log: (s: string) => void, fts?: Scorer, rankParams: Record<string, number> = {}): Promise<void> {
-  if (fts) await lanceFtsScorer(dir, dataDir, rows, fts);
-  const core = await openCore({ dataDir, folders: [dir], autoIndex: false });
+/** A hybrid variant: the ranking overrides it runs with. */
+interface Variant {
+  name: string;
+  params: Partial<RankParams>;
+}
+
+/** `rrf:1,score:0.3,rerank:0.5:40` → variants (method:denseW[:rrfK or rerankK]). */
+function parseFusion(list: string | undefined): Variant[] {
+  if (!list) return [{ name: 'hybrid', params: {} }];
+  return list.split(',').map((spec) => {
+    const [m, w, k] = spec.split(':');
+    if (!['rrf', 'score', 'rerank'].includes(m!)) throw new Error(`--fusion: unknown method '${m}' (rrf, score, rerank)`);
+    const params: Partial<RankParams> = { fusion: m as FusionMethod, denseW: w ? Number(w) : 1 };
+    if (k) Object.assign(params, m === 'rerank' ? { rerankK: Number(k) } : { rrfK: Number(k) });
+    return { name: `hybrid ${spec}`, params };
+  });
+}
+
+interface TreeRun {
+  dir: string;
+  rows: Row[];
+  dataDir: string;
+  /** Embedding model (id, name or folder name) or null for lexical only. */
+  embedder: string | null;
+  variants: Variant[];
+  lexical: Scorer;
+  hybrid: Scorer[];
+  base: Scorer;
+  log: (s: string) => void;
+  fts?: Scorer;
+  /** Seconds spent embedding, chunks embedded (throughput across trees). */
+  embed: { s: number; n: number };
+  /** `--rank-params`: overrides under every run, lexical and hybrid. */
+  rankParams: Partial<RankParams>;
+}
+
+/** Indexes `dir` with the real core and asks every row through `qgpt/relevance`, lexical and hybrid. */
+async function runOnTree(t: TreeRun): Promise<void> {
+  const { dir, rows, dataDir, log } = t;
+  if (t.fts) await lanceFtsScorer(dir, dataDir, rows, t.fts);
+  const counter = new EmbedCounter(Infinity);
+  const core = await openCore({ dataDir, folders: [dir], autoIndex: false, embedding: counter.options });
   try {
-    core.index.setDense(dense);
-    core.index.engine.rankOverrides = rankParams;
+    if (t.embedder) (core.options.settings ??= {}).embeddingModel = t.embedder;
+    core.index.setDense(false);
     const t0 = Date.now();
     await core.index.indexAll();
     await core.index.whenIdle();
-    log(`  indexed ${dir} in ${((Date.now() - t0) / 1000).toFixed(1)} s (${core.index.status().chunks} chunks)`);
+    let dense = false;
+    if (t.embedder) {
+      core.index.setDense(true);
+      const before = counter.count;
+      const te = Date.now();
+      await core.index.embedNow();
+      const n = counter.count - before;
+      t.embed.s += (Date.now() - te) / 1000;
+      t.embed.n += n;
+      dense = !(await core.index.currentStatus()).bm25Only;
+      if (!dense) throw new Error(`the embedding model '${t.embedder}' did not load (see the warning above)`);
+    }
+    const st = await core.index.currentStatus();
+    log(`  indexed ${dir} in ${((Date.now() - t0) / 1000).toFixed(1)} s (${st.chunks} chunks, ${st.embedded} with vectors)`);
     const plain = await PlainBm25.build(dir);
-    for (const r of rows) {
-      const t = process.hrtime.bigint();
-      // Issue texts past the product's query limit are cut to it, as a client would have to.
-      const query = r.query.slice(0, MAX_QUERY_CHARS);
+    const ask = async (query: string): Promise<{ files: string[]; ms: number }> => {
+      const tq = process.hrtime.bigint();
       const out = await core.service.request(QgptRelevance, { query, paths: [dir], options: {} });
-      const ms = Number(process.hrtime.bigint() - t) / 1e6;
+      const ms = Number(process.hrtime.bigint() - tq) / 1e6;
       const files: string[] = [];
       for (const s of out.relevant.iterable) {
         const rel = path.relative(dir, s.path ?? '').split(path.sep).join('/');
         if (!files.includes(rel)) files.push(rel);
       }
-      ours.add(files, r.relevant_files, ms);
+      return { files, ms };
+    };
+    const base = { ...t.rankParams };
+    core.index.engine.rankOverrides = base;
+    for (const r of rows) {
+      // Issue texts past the product's query limit are cut to it, as a client would have to.
+      const query = r.query.slice(0, MAX_QUERY_CHARS);
+      core.index.setDense(false);
+      const lx = await ask(query);
+      t.lexical.add(lx.files, r.relevant_files, lx.ms);
+      if (dense) {
+        core.index.setDense(true);
+        for (let i = 0; i < t.variants.length; i++) {
+          core.index.engine.rankOverrides = { ...base, ...t.variants[i]!.params };
+          const hy = await ask(query);
+          t.hybrid[i]!.add(hy.files, r.relevant_files, hy.ms);
+        }
+        core.index.engine.rankOverrides = base;
+      }
       const tb = process.hrtime.bigint();
       const pr = plain.rank(r.query);
-      base.add(pr, r.relevant_files, Number(process.hrtime.bigint() - tb) / 1e6);
+      t.base.add(pr, r.relevant_files, Number(process.hrtime.bigint() - tb) / 1e6);
     }
   } finally {
     await core.dispose();
@@ -266,17 +352,24 @@ function fmt(name: string, m: Metrics): string {
   return `${name.padEnd(22)} ${String(m.n).padStart(4)}  ${m.recall_at_1.toFixed(3)}  ${m.recall_at_5.toFixed(3)}  ${m.recall_at_10.toFixed(3)}  ${m.acc_at_5.toFixed(3)}  ${m.mrr.toFixed(3)}  ${m.p50_ms.toFixed(1).padStart(6)}  ${m.p95_ms.toFixed(1).padStart(6)}`;
 }
 
+const ci = (i: Interval) => `[${i.lo.toFixed(3)}, ${i.hi.toFixed(3)}]`;
+function fmtCI(s: Scorer): string {
+  const i = s.intervals();
+  return `${'  95% CI'.padEnd(22)}       R@1 ${ci(i.r1)}  R@5 ${ci(i.r5)}  MRR ${ci(i.mrr)}`;
+}
+
 registerBench({
   name: 'retrieval',
-  summary: 'Recall@1/5/10, Acc@5, MRR and latency on an eval .jsonl, against plain BM25 over whole files',
+  summary: 'Recall@1/5/10, Acc@5, MRR (95% intervals) and latency on an eval .jsonl, lexical and hybrid, against plain BM25 over whole files',
   usage: USAGE,
   async run(args) {
     const { values } = parse(args, {
       cases: { type: 'string' }, 'repo-dir': { type: 'string' }, 'git-dir': { type: 'string' }, 'eval-repos': { type: 'string' },
       'data-dir': { type: 'string' }, json: { type: 'boolean' }, 'max-rows': { type: 'string' }, dense: { type: 'boolean' },
-      repo: { type: 'string' }, 'compare-lancedb-fts': { type: 'boolean' }, 'rank-params': { type: 'string' },
+      repo: { type: 'string' }, 'compare-lancedb-fts': { type: 'boolean' }, embedder: { type: 'string' }, fusion: { type: 'string' },
+      'rank-params': { type: 'string' },
     });
-    const rankParams = values['rank-params'] ? (JSON.parse(values['rank-params']) as Record<string, number>) : {};
+    const rankParams = values['rank-params'] ? (JSON.parse(values['rank-params']) as Partial<RankParams>) : {};
     const evalRepos = values['eval-repos'] ?? process.env.ASKCODE_EVAL_REPOS;
     if (!values.cases || !values['data-dir'] || (!values['repo-dir'] && !values['git-dir'] && !evalRepos)) {
       process.stderr.write(USAGE + '\n');
@@ -288,25 +381,38 @@ registerBench({
     }
     const dataDir = path.resolve(values['data-dir']);
     const log = (s: string) => process.stderr.write(s + '\n');
-    let rows: Row[] = readFileSync(values.cases, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Row);
+    // qa rows carry `question` where the others carry `query`.
+    let rows: Row[] = readFileSync(values.cases, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Row & { question?: string })
+      .map((r) => ({ ...r, query: r.query ?? r.question ?? '' }));
     if (values.repo) rows = rows.filter((r) => r.repo === values.repo);
     const maxRows = values['max-rows'] ? Number(values['max-rows']) : Infinity;
-    const dense = !!values.dense;
-    log(`mode: ${dense ? 'hybrid (BM25 + embeddings)' : 'BM25 only (no embedding model used)'}`);
-    const perRepo = new Map<string, { ours: Scorer; base: Scorer; fts?: Scorer }>();
+    // A folder is served as a folder model: its parent becomes the models dir, its name the setting.
+    let embedder: string | null = values.embedder && values.embedder !== 'none' ? values.embedder : null;
+    if (!embedder && values.dense && values.embedder !== 'none') embedder = DEFAULT_EMBEDDING_MODEL_ID;
+    if (embedder && existsSync(path.join(embedder, 'config.json'))) {
+      process.env.ASKCODE_MODELS_DIR = path.dirname(path.resolve(embedder));
+      embedder = path.basename(path.resolve(embedder));
+    }
+    const variants = parseFusion(values.fusion);
+    log(`mode: ${embedder ? `lexical and hybrid (embedder ${embedder}; ${variants.map((v) => v.name).join(', ')})` : 'lexical only (--embedder none)'}`);
+    type Set3 = { lexical: Scorer; hybrid: Scorer[]; base: Scorer; fts?: Scorer };
+    const perRepo = new Map<string, Set3>();
     const compareFts = !!values['compare-lancedb-fts'];
     const scorers = (repo: string) => {
       let s = perRepo.get(repo);
-      if (!s) perRepo.set(repo, (s = { ours: new Scorer(), base: new Scorer(), fts: compareFts ? new Scorer() : undefined }));
+      if (!s) perRepo.set(repo, (s = { lexical: new Scorer(), hybrid: variants.map(() => new Scorer()), base: new Scorer(), fts: compareFts ? new Scorer() : undefined }));
       return s;
     };
+    const embed = { s: 0, n: 0 };
+    const tree = (dir: string, use: Row[], s: Set3): TreeRun => ({
+      dir, rows: use, dataDir: path.join(dataDir, 'index-data'), embedder, variants, lexical: s.lexical, hybrid: s.hybrid, base: s.base, log, fts: s.fts, embed, rankParams,
+    });
 
     if (values['repo-dir']) {
       const dir = path.resolve(values['repo-dir']);
       const use = rows.filter((r) => r.exists_at_ref !== false).filter((r) => r.relevant_files.every((f) => existsSync(path.join(dir, f)))).slice(0, maxRows);
       log(`${use.length} rows whose files exist in ${dir}`);
-      const s = scorers(use[0]?.repo ?? path.basename(dir));
-      await runOnTree(dir, use, path.join(dataDir, 'index-data'), dense, s.ours, s.base, log, s.fts, rankParams);
+      await runOnTree(tree(dir, use, scorers(use[0]?.repo ?? path.basename(dir))));
     } else {
       const gitFor = (repo: string): string | null => (values['git-dir'] ? path.resolve(values['git-dir']) : findGitDir(path.resolve(evalRepos!), repo));
       const missing = [...new Set(rows.map((r) => r.repo))].filter((r) => !gitFor(r));
@@ -333,35 +439,34 @@ registerBench({
         const take = g.slice(0, budget);
         budget -= take.length;
         const [repo, commit] = key.split('@') as [string, string];
-        const tree = await workTree(gitFor(repo)!, commit, dataDir);
-        const s = scorers(repo);
-        await runOnTree(tree, take, path.join(dataDir, 'index-data'), dense, s.ours, s.base, log, s.fts, rankParams);
+        const dir = await workTree(gitFor(repo)!, commit, dataDir);
+        await runOnTree(tree(dir, take, scorers(repo)));
       }
     }
 
-    const all = { ours: new Scorer(), base: new Scorer() };
+    const all: Set3 = { lexical: new Scorer(), hybrid: variants.map(() => new Scorer()), base: new Scorer() };
     for (const s of perRepo.values()) {
-      all.ours.merge(s.ours);
+      all.lexical.merge(s.lexical);
+      s.hybrid.forEach((h, i) => all.hybrid[i]!.merge(h));
       all.base.merge(s.base);
     }
     const head = `${'repo'.padEnd(22)}    n    R@1    R@5   R@10   Acc@5    MRR   p50ms   p95ms`;
-    process.stdout.write(`askcode (${dense ? 'hybrid' : 'BM25-only'})\n${head}\n`);
-    for (const [repo, s] of perRepo) process.stdout.write(fmt(repo, s.ours.metrics()) + '\n');
-    process.stdout.write(fmt('ALL', all.ours.metrics()) + '\n');
-    process.stdout.write(fmtIntervals(all.ours) + '\n');
-    process.stdout.write(`\nplain BM25 over whole files (same run)\n${head}\n`);
-    for (const [repo, s] of perRepo) process.stdout.write(fmt(repo, s.base.metrics()) + '\n');
-    process.stdout.write(fmt('ALL', all.base.metrics()) + '\n');
-    if (compareFts) {
-      const allFts = new Scorer();
-      process.stdout.write(`\nLanceDB full-text index over the same code-aware terms, files by best chunk (same run)\n${head}\n`);
-      for (const [repo, s] of perRepo) {
-        process.stdout.write(fmt(repo, s.fts!.metrics()) + '\n');
-        allFts.merge(s.fts!);
-      }
-      process.stdout.write(fmt('ALL', allFts.metrics()) + '\n');
+    const table = (title: string, pick: (s: Set3) => Scorer) => {
+      process.stdout.write(`\n${title}\n${head}\n`);
+      for (const [repo, s] of perRepo) process.stdout.write(fmt(repo, pick(s).metrics()) + '\n');
+      process.stdout.write(fmt('ALL', pick(all).metrics()) + '\n' + fmtCI(pick(all)) + '\n');
+    };
+    table('askcode, lexical only (BM25)', (s) => s.lexical);
+    if (embedder) variants.forEach((v, i) => table(`askcode, ${v.name} (BM25 + ${embedder})`, (s) => s.hybrid[i]!));
+    table('plain BM25 over whole files (same run)', (s) => s.base);
+    if (compareFts) table('LanceDB full-text index over the same code-aware terms, files by best chunk (same run)', (s) => s.fts!);
+    if (embedder && embed.n) process.stdout.write(`\nembedded ${embed.n} chunks in ${embed.s.toFixed(1)} s (${Math.round(embed.n / embed.s)} chunks/s)\n`);
+    if (values.json) {
+      process.stdout.write(JSON.stringify({
+        ...all.lexical.metrics(), ci: all.lexical.intervals(), baseline: all.base.metrics(),
+        hybrid: embedder ? variants.map((v, i) => ({ name: v.name, ...all.hybrid[i]!.metrics(), ci: all.hybrid[i]!.intervals() })) : [],
+      }) + '\n');
     }
-    if (values.json) process.stdout.write(JSON.stringify({ ...all.ours.metrics(), baseline: all.base.metrics() }) + '\n');
     return 0;
   },
 });

@@ -1,0 +1,124 @@
+/**
+ * Dense retrieval joined to BM25: the fusion keeps each signal's score and rank, a static model
+ * made by the test drives the real core's hybrid search, and a broken model leaves search on
+ * BM25 with one clear warning.
+ */
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createCore, type Core } from '../../server/src/core/core';
+import { silentLogger, type Logger } from '../../server/src/core/logger';
+import { QgptRelevance } from '../../server/src/protocol/qgpt';
+import { fuse } from '../../server/src/index/fusion';
+import { SearchEngine, type ChunkRecord } from '../../server/src/index/searchEngine';
+import { tempDir } from '../models/fixtures';
+import { writeStaticModel } from '../models/staticModel';
+
+// A 4-dim toy meaning: config words on axis 0, network words on axis 1, errors on axis 2.
+const VOCAB = ['[UNK]', 'settings', 'config', 'environment', 'socket', 'network', 'send', 'error', 'exception', 'load', 'read'];
+const ROWS = [
+  [0, 0, 0, 0.01], [1, 0, 0, 0], [1, 0, 0, 0], [0.9, 0, 0.1, 0], [0, 1, 0, 0], [0, 1, 0, 0], [0, 0.9, 0, 0.1],
+  [0, 0, 1, 0], [0, 0, 1, 0], [0.3, 0, 0, 0.3], [0.2, 0, 0, 0.3],
+];
+
+function repo(dir: string): string {
+  fs.mkdirSync(path.join(dir, 'src'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'src', 'settings.py'), 'def load_settings(path):\n    """Read the environment settings."""\n    return read(path)\n');
+  fs.writeFileSync(path.join(dir, 'src', 'net.py'), 'def send_packet(socket, data):\n    """Send over the network socket."""\n    socket.send(data)\n');
+  fs.writeFileSync(path.join(dir, 'src', 'errors.py'), 'class AppError(Exception):\n    """An error of the app."""\n');
+  return dir;
+}
+
+describe('hybrid search (BM25 + static embeddings)', function () {
+  this.timeout(120_000);
+
+  it('fusion keeps each signal\'s rank; rerank brings no file the lexical side lacks', () => {
+    const lex = [0, 3, 2, 0.5];
+    const sim = [0.1, 0.2, 0.9, 0.8];
+    const input = { lexFiles: [1, 2, 3], lex, denseFiles: [2, 3, 0], sim, denseFactor: () => 1, nFiles: 4 };
+    const rrf = fuse(input, { fusion: 'rrf', rrfK: 20, denseW: 1, rerankK: 30 });
+    assert.deepEqual(rrf.files, [2, 3, 1, 0]);
+    assert.deepEqual([...rrf.lexRank], [0, 1, 2, 3]);
+    assert.deepEqual([...rrf.denseRank], [3, 0, 1, 2]);
+    const rr = fuse(input, { fusion: 'rerank', rrfK: 20, denseW: 1, rerankK: 2 });
+    assert.deepEqual(rr.files, [2, 1, 3], 'file 0 is dense-only: rerank leaves it out; file 3 stays below the re-ranked head');
+    const off = fuse(input, { fusion: 'score', rrfK: 20, denseW: 0, rerankK: 30 });
+    assert.deepEqual(off.files, [1, 2, 3], 'denseW 0 is the lexical order');
+  });
+
+  it('every hit carries its BM25 and dense score and rank', () => {
+    const e = new SearchEngine();
+    const rec = (file: string, text: string, hash: string): ChunkRecord => ({
+      id: hash, file, rel: file, startLine: 1, endLine: 3, text, hash, language: 'python', ext: '.py', code: true,
+    });
+    e.setFile('a.py', 'a.py', [rec('a.py', 'def load_settings(): read environment settings', 'ha')]);
+    e.setFile('b.py', 'b.py', [rec('b.py', 'def send(): network socket', 'hb')]);
+    e.setVector('ha', Float32Array.from([1, 0, 0, 0]));
+    e.setVector('hb', Float32Array.from([0, 1, 0, 0]));
+    // A third, unrelated file: the dense scores are scaled between the best and the worst file.
+    e.setFile('c.py', 'c.py', [rec('c.py', 'class Unrelated: pass', 'hc')]);
+    e.setVector('hc', Float32Array.from([0, 0, 1, 0]));
+    const { hits } = e.search('settings', { queryVector: Float32Array.from([0.8, 0.6, 0, 0]) });
+    const a = hits.find((h) => h.chunk.rel === 'a.py')!;
+    const b = hits.find((h) => h.chunk.rel === 'b.py')!;
+    assert.ok(a.bm25! > 0 && a.bm25Rank === 1 && a.denseRank === 1 && Math.abs(a.dense! - 0.8) < 1e-6, JSON.stringify(a));
+    assert.ok(b.bm25 === undefined && b.bm25Rank === undefined && b.denseRank === 2 && Math.abs(b.dense! - 0.6) < 1e-6, JSON.stringify(b));
+    assert.equal(hits[0]!.chunk.rel, 'a.py');
+  });
+
+  describe('in the core', () => {
+    let root: string;
+    let core: Core | undefined;
+    const warnings: string[] = [];
+    const log: Logger = { ...silentLogger, warn: (m) => void warnings.push(m) };
+    before(() => (root = tempDir('hybrid')));
+    afterEach(async () => {
+      await core?.dispose();
+      core = undefined;
+      warnings.length = 0;
+    });
+    after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+    async function open(name: string, modelsDir: string): Promise<Core> {
+      const dir = repo(path.join(root, `repo-${name}`));
+      core = await createCore({ dataDir: path.join(root, `data-${name}`), modelsDir, folders: [dir], log, autoIndex: false, settings: { embeddingModel: 'toy' } });
+      await core.index.indexAll();
+      await core.index.embedNow();
+      return core;
+    }
+
+    it('a meaning-only question finds the file through the dense signal, with both scores on the seed', async () => {
+      const models = path.join(root, 'models-ok');
+      writeStaticModel(path.join(models, 'toy'), VOCAB, ROWS, 'I8');
+      const c = await open('ok', models);
+      const st = await c.index.currentStatus();
+      assert.equal(st.bm25Only, false);
+      assert.equal(st.embedded, st.chunks);
+      // "config" appears in no file: BM25 alone has nothing; the toy model maps it onto settings.
+      const out = await c.service.request(QgptRelevance, { query: 'config', paths: [c.index.folders()[0]!], options: {} });
+      const first = out.relevant.iterable[0]!;
+      assert.match(first.path ?? '', /settings\.py$/);
+      const scores = (first as unknown as { askcode?: { scores?: { dense?: number; denseRank?: number; bm25?: number } } }).askcode?.scores;
+      assert.ok(scores && scores.dense! > 0.9 && scores.denseRank === 1 && scores.bm25 === undefined, JSON.stringify(first));
+      assert.deepEqual(warnings, []);
+    });
+
+    it('a corrupt model file: one clear warning, and search answers on BM25', async () => {
+      const models = path.join(root, 'models-bad');
+      writeStaticModel(path.join(models, 'toy'), VOCAB, ROWS, 'I8');
+      fs.writeFileSync(path.join(models, 'toy', 'embeddings.safetensors'), Buffer.from('truncated!'));
+      const c = await open('bad', models);
+      for (const q of ['network socket', 'settings environment']) {
+        const out = await c.service.request(QgptRelevance, { query: q, paths: [c.index.folders()[0]!], options: {} });
+        assert.ok(out.relevant.iterable.length > 0, `BM25 still answers '${q}'`);
+      }
+      await c.index.embedNow();
+      const st = await c.index.currentStatus();
+      assert.equal(st.bm25Only, true);
+      assert.match(st.message ?? '', /BM25/);
+      const about = warnings.filter((w) => /safetensors/.test(w));
+      assert.equal(about.length, 1, `said once: ${JSON.stringify(warnings)}`);
+      assert.match(about[0]!, /toy.*embeddings\.safetensors is not a valid safetensors file.*|keyword-only.*safetensors/);
+    });
+  });
+});
