@@ -2,8 +2,9 @@
  * The README's screenshots of the chat (`npm run docs:screenshots`): the built page in Chromium,
  * served by a real bridge over a real core on the e2e fixture repository (made here, in a temp
  * dir), so what they show is what the product answers today. Writes docs/chat.png (a question and
- * its answer), docs/chat-followup.png (a follow-up, references expanded) and docs/chat-citation.png
- * (a citation opened in the browser page, with the people who wrote it).
+ * its answer), docs/chat-followup.png (a follow-up searched as rewritten, references expanded),
+ * docs/chat-people.png (a question about people) and docs/chat-citation.png (a citation opened in
+ * the browser page, with the people who wrote it).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -52,11 +53,18 @@ async function main(): Promise<void> {
     await scrollTo(page, '.message.user', 0);
     await page.screenshot({ path: path.join(DOCS, 'chat.png') });
 
+    // A follow-up that needs its history: "it" is validateToken.
+    await askAndWait(page, 'Where is `validateToken` defined?');
     await askAndWait(page, 'and where is it called?');
-    const follow = page.locator('.message.assistant').nth(1);
+    const follow = page.locator('.message.assistant').nth(2);
     await follow.locator('.snippets summary').click().catch(() => {});
-    await scrollTo(page, '.message.user', 1);
+    await scrollTo(page, '.message.user', 2);
     await page.screenshot({ path: path.join(DOCS, 'chat-followup.png') });
+
+    // A question about people is answered with people.
+    await askAndWait(page, 'Who can help with the session tokens?');
+    await scrollTo(page, '.message.user', 3);
+    await page.screenshot({ path: path.join(DOCS, 'chat-people.png') });
 
     const first = page.locator('.message.assistant').nth(0);
     const cite = first.locator('.message-body .citation').first();
@@ -69,7 +77,7 @@ async function main(): Promise<void> {
       await cite.evaluate((e) => (e.closest('p, li') ?? e).scrollIntoView({ block: 'start' }));
       await page.screenshot({ path: path.join(DOCS, 'chat-citation.png') });
     } else console.warn('no citation in the first answer: docs/chat-citation.png not written');
-    for (const f of ['chat.png', 'chat-followup.png', 'chat-citation.png']) {
+    for (const f of ['chat.png', 'chat-followup.png', 'chat-people.png', 'chat-citation.png']) {
       const p = path.join(DOCS, f);
       if (fs.existsSync(p)) console.log(`${path.relative(ROOT, p)} ${Math.round(fs.statSync(p).size / 1024)} KiB`);
     }
