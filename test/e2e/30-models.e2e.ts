@@ -44,7 +44,8 @@ describe('model management from the palette (real VS Code)', function () {
     const steps = await vs.driveQuickInput([
       { name: 'kind', pick: /^\s*local (model )?folder/i },
       { name: 'folder', when: /folder|path|directory/i, type: folder },
-      { name: 'name', when: /name/i, type: MODEL_NAME, optional: true },
+      // The model's name prompt, not the palette's "Type the name of a command" (still open for a moment under load).
+      { name: 'name', when: /name for the model/i, type: MODEL_NAME, optional: true },
       { name: 'confirm', button: /^(create|ok|add|yes)$/i, optional: true },
     ]);
     log(`create custom model steps: ${steps.join(' > ')}`);

@@ -121,13 +121,13 @@ async function streamBody(deps: StreamDeps, r: StreamRequest, input: StreamInput
 async function saveAnswer(conversations: Conversations, r: StreamRequest, run: AnswerRun, passages: Passage[], text: string): Promise<void> {
   const complete = !r.ended;
   let score = run.score;
-  let cited = passages;
   if (complete) {
     const res = run.result();
     score = res.answers[0]?.score ?? score;
-    cited = res.cited;
     text = res.text;
   }
+  // Every reference the reader was shown, in the order shown: a reopened conversation reads the same.
+  const cited = passages;
   // Stored as the caller's entry named it (relevance gives absolute paths, which the chat opens);
   // `p.path` was made relative to the workspace for the prompt and the answer's text.
   const relevant: NonNullable<ConversationMessageRecord['relevant']> = cited.map((p) => ({
