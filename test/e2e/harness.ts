@@ -667,16 +667,25 @@ export class VSCodeSession {
     // The text layer scrolls with the content: aim at the visible editor area instead.
     const editor = this.page.locator('.part.editor .editor-group-container.active .monaco-editor .overflow-guard').first();
     await editor.waitFor({ state: 'visible', timeout: 10_000 });
-    const area = (await editor.boundingBox())!;
-    await this.page.mouse.click(area.x + Math.min(200, area.width / 2), area.y + Math.min(60, area.height / 2), { button: 'right' });
     const item = this.page.locator('.monaco-menu .action-item .action-label', { hasText: re }).first();
-    try {
-      await item.waitFor({ state: 'visible', timeout: 10_000 });
-    } catch (e) {
-      const items = await this.page.locator('.monaco-menu .action-item .action-label').allInnerTexts();
-      await this.screenshot('context-menu-miss');
-      await this.page.keyboard.press('Escape');
-      throw new Error(`no context-menu entry matches ${re}; entries: ${JSON.stringify(items.filter(Boolean))}: ${e}`);
+    // Right after a file opens the editor may still be laying out (a click then lands on the
+    // minimap's own menu): up to three tries, each aimed at the editor's box as it is now.
+    for (let attempt = 1; ; attempt++) {
+      const area = (await editor.boundingBox())!;
+      await this.page.mouse.click(area.x + Math.min(200, area.width / 2), area.y + Math.min(60, area.height / 2), { button: 'right' });
+      try {
+        await item.waitFor({ state: 'visible', timeout: attempt < 3 ? 4000 : 10_000 });
+        break;
+      } catch (e) {
+        const items = await this.page.locator('.monaco-menu .action-item .action-label').allInnerTexts();
+        await this.page.keyboard.press('Escape');
+        if (attempt < 3) {
+          await sleep(500);
+          continue;
+        }
+        await this.screenshot('context-menu-miss');
+        throw new Error(`no context-menu entry matches ${re}; entries: ${JSON.stringify(items.filter(Boolean))}: ${e}`);
+      }
     }
     await this.mouseClick(item);
     await item.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
