@@ -182,6 +182,9 @@ export class ModelManager implements ModelHub {
     else if (r.folder) {
       m.downloaded = await this.cache.has(r.folder);
       if (m.downloaded) m.bytes = bytesOf(await this.cache.bytes(r.folder));
+    } else if (r.source?.kind === 'local') {
+      // Weights already on this machine (shipped with askcode, or a model folder): nothing to download.
+      m.downloaded = true;
     }
     m.loaded = r.model.id === EXTRACTIVE_MODEL_ID || this.isLoaded(r.model.id);
     m.downloading = this.downloads.has(r.model.id);
