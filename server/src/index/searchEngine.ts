@@ -1,3 +1,9 @@
+/**
+ * One concern: the in-memory search engine — chunk and file postings (BM25 over code-aware terms and
+ * paths), vectors, and the ranking that fuses them with the question's signals (named symbols,
+ * tests and examples down unless asked). Long because the ranking is one piece; fusion itself is
+ * in fusion.ts, question parsing in query.ts / question.ts.
+ */
 import { Bm25, countTerms, type QueryTerm } from './bm25';
 import { terms, pathTerms } from './tokens';
 import { parseQuery, matchesHint, MAX_QUERY_TERMS, type ParsedQuery } from './query';

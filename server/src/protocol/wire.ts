@@ -1,7 +1,8 @@
 /**
  * Wire shapes of the Pieces OS Models / QGPT APIs (client SDK 4.1.0), as in ../shared/api/SPEC.md.
  * Keys are exactly the wire keys. Only the members askcode reads or writes are spelled out;
- * unknown keys are tolerated on input (the SDK drops them on its side too).
+ * unknown keys are tolerated on input (the SDK drops them on its side too). One concern, long because
+ * the wire is: every shape the SDK sends or parses.
  */
 
 export interface EmbeddedModelSchema {

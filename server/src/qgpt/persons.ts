@@ -1,3 +1,7 @@
+/**
+ * One concern: people related to code, from git (blame of the relevant lines, log for recency) and
+ * CODEOWNERS — which lines and files to look at, who wrote them, and how they rank.
+ */
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';

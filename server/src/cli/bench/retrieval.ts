@@ -1,3 +1,7 @@
+/**
+ * One concern: the retrieval benchmark (`askcode bench retrieval`): work trees from bare git dirs,
+ * the real core per tree, plain BM25 as the baseline, Recall@k / Acc@5 / MRR with intervals.
+ */
 // Registers `askcode bench retrieval` (see ../bench.ts).
 import { promises as fs, existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
