@@ -41,7 +41,11 @@ describe('settings take effect without a restart (askcode/settings)', function (
     assert.deepEqual(await paths(), ['src/ledger.ts']);
     await w.notify(SettingsChanged, { exclude: [] });
     await waitFor(async () => ((await paths()).includes('vendor/ledger-copy.ts') ? true : undefined), 'vendor/ to come back');
-    const status = await w.request(IndexStatus, undefined);
+    // Embeddings of the files that came back may still be filling in: wait for ready, not a snapshot.
+    const status = await waitFor(async () => {
+      const s = await w!.request(IndexStatus, undefined);
+      return s.state === 'ready' ? s : undefined;
+    }, 'the index to be ready again');
     assert.equal(status.state, 'ready');
   });
 
