@@ -1,46 +1,32 @@
-import { promises as fs } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import type { Notify } from '../core/service';
 import type { CoreOptions } from '../core/options';
 import type { CreateModelParams } from '../protocol/models';
-import type { ModelHub, Embedder, Generator, ChatMessage, GenerateOptions } from '../core/interfaces';
+import type { ModelHub, Embedder, Generator } from '../core/interfaces';
 import { SaidOnce } from '../core/saidOnce';
-import { cancelled, conflict, forbidden, invalid, notFound, offline, unavailable } from '../core/errors';
-import type { Model, Models, ModelDeleteCacheOutput, ModelDownloadProgressStatusEnum } from '../protocol/wire';
-import { ModelDownloadProgressNotification, ModelsIdentifiersNotification } from '../protocol/models';
-import { CATALOG, EXTRACTIVE_MODEL_ID, DEFAULT_EMBEDDING_MODEL_ID, bytesOf, usageIsLlm, type CatalogEntry } from './catalog';
+import { conflict, forbidden, invalid, notFound, unavailable } from '../core/errors';
+import type { Model, Models, ModelDeleteCacheOutput } from '../protocol/wire';
+import { ModelsIdentifiersNotification } from '../protocol/models';
+import { EXTRACTIVE_MODEL_ID, DEFAULT_EMBEDDING_MODEL_ID, bytesOf, usageIsLlm } from './catalog';
 import { Registry, type ModelRecord } from './registry';
 import { ModelCache } from './cache';
-import { DTYPE_SUFFIX, inspectFolder, inspectStaticFolder, scanModelsDir, stableId, type FolderFacts } from './folders';
-import { copyFiles, fetchFiles, type FileSpec } from './download';
+import { inspectFolder, inspectStaticFolder, type FolderFacts } from './folders';
 import { OnnxEmbedder } from './embedder';
 import { StaticEmbedder } from './staticEmbedder';
-import { bundledModelDir } from './bundled';
 import { OnnxGenerator } from './onnxGenerator';
 import { DEFAULT_OLLAMA_URL, OllamaGenerator, OpenAIGenerator } from './endpointGenerators';
 import { normalizeSource, seededOnly, sourceFromUnique } from './source';
-import { transformers } from './transformers';
 import { freeMemory } from './memory';
-import { apiKeyLookup, checkCreateSecrets, createdVia, type CreatedVia } from './secretPolicy';
+import { apiKeyLookup, checkCreateSecrets, type CreatedVia } from './secretPolicy';
 import { isVscodeLmId, vscodeLmGenerator, vscodeLmRecord, vscodeLmRecords } from './vscodeLmGenerator';
 import { VSCODE_LM_MODEL_ID } from '../protocol/lm';
 import { applyUpdate, bumpScore, incrementOf } from './update';
-
-/** A custom model registered as a bare label (as the SDK's own example does): a state conflict, not an outage. */
-const noSource = (name: string, what: 'load' | 'download') =>
-  conflict(`${name} was created without a source, so there is nothing to ${what}: create it with unique set to a model folder path, ollama:<name> or openai:<model>@<url>`, 'model');
+import { Downloads, inspect, noSource } from './downloads';
+import { reconcileRegistry } from './reconcile';
+import { ManagedEmbedder, ManagedGenerator } from './managed';
 
 type Loaded = OnnxEmbedder | StaticEmbedder | OnnxGenerator;
-
-/** A folder's facts for a record: static (model2vec) folders have no ONNX graph. */
-const inspect = (dir: string, dtype?: string) => (dtype === 'static' ? inspectStaticFolder(dir) : inspectFolder(dir, dtype));
-
-const CODE_CAPABILITIES = { temporal: false, images: false, videos: false, documents: true, codebases: true, assets: true, websites: false };
-
-function safeFolder(name: string): string {
-  return name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/\.\.+/g, '_').replace(/^[^A-Za-z0-9]/, 'm');
-}
 
 /**
  * The Models API and the model providers behind {@link ModelHub}.
@@ -56,7 +42,7 @@ export class ModelManager implements ModelHub {
   private readonly registry: Registry;
   private readonly cache: ModelCache;
   private readonly loaded = new Map<string, Promise<Loaded>>();
-  private readonly downloads = new Map<string, { ac: AbortController; promise: Promise<void> }>();
+  private readonly downloads: Downloads;
   private embedder: { key: string; promise: Promise<Embedder | null>; failedAt?: number } | undefined;
   private readonly warned = new Set<string>();
   private readonly said: SaidOnce;
@@ -66,6 +52,14 @@ export class ModelManager implements ModelHub {
     this.said = new SaidOnce(options.dataDir, options.log);
     this.registry = new Registry(options.dataDir, options.log);
     this.cache = new ModelCache(path.join(options.dataDir, 'models'));
+    this.downloads = new Downloads({
+      options, cache: this.cache, notify,
+      changed: (id) => this.changed(id),
+      settled: (r) => {
+        if (r.model.usage === 'TEXT_EMBEDDING') this.embedder = undefined;
+        this.changed(r.model.id);
+      },
+    });
     if (options.clientLm) options.clientLm.onModels = () => this.changed(VSCODE_LM_MODEL_ID);
   }
 
@@ -84,77 +78,7 @@ export class ModelManager implements ModelHub {
   private async init(): Promise<void> {
     await this.registry.load();
     await this.cache.sweepTemp();
-    const modelsDir = this.options.modelsDir;
-    const folders = modelsDir ? await scanModelsDir(modelsDir) : [];
-    const claimed = new Set<string>();
-    const now = new Date().toISOString();
-    await this.registry.mutate(async (recs) => {
-      for (const entry of CATALOG) {
-        const old = recs.get(entry.id);
-        const local = (modelsDir ? await this.findCatalogFolder(entry, modelsDir) : undefined) ?? (entry.bundled ? bundledModelDir(entry.bundled) : undefined);
-        if (local) claimed.add(local);
-        recs.set(entry.id, {
-          model: { ...entry.model, id: entry.id, created: old?.model.created ?? { value: now } },
-          origin: 'catalog',
-          ...(entry.hubId ? { hubId: entry.hubId, folder: entry.folder } : {}),
-          ...(entry.dtype ? { dtype: entry.dtype } : {}),
-          ...(local ? { source: { kind: 'local' as const, path: local } } : {}),
-          ...(old?.measuredRam ? { measuredRam: old.measuredRam } : {}),
-        });
-      }
-      const seen = new Set<string>();
-      for (const f of folders) {
-        if (claimed.has(f.dir)) continue;
-        const id = stableId('folder', f.name);
-        seen.add(id);
-        const old = recs.get(id);
-        recs.set(id, this.folderRecord(f, id, old?.model.created.value ?? now, old?.measuredRam));
-      }
-      // Folder models come and go with ASKCODE_MODELS_DIR; one whose copy is cached stays usable.
-      for (const [id, r] of recs) {
-        if (r.origin === 'folder' && !seen.has(id) && !(r.folder && (await this.cache.has(r.folder)))) recs.delete(id);
-      }
-    });
-  }
-
-  private async findCatalogFolder(entry: CatalogEntry, modelsDir: string): Promise<string | undefined> {
-    if (!entry.hubId) return undefined;
-    const candidates = [entry.hubId, path.basename(entry.hubId), entry.folder!, entry.model.name];
-    for (const c of candidates) {
-      const dir = path.join(modelsDir, c);
-      if (await inspect(dir, entry.dtype)) return dir;
-    }
-    return undefined;
-  }
-
-  private folderRecord(f: FolderFacts, id: string, created: string, measuredRam?: number): ModelRecord {
-    const llm = usageIsLlm(f.usage);
-    return {
-      model: {
-        id,
-        version: typeof f.config.transformers_version === 'string' ? f.config.transformers_version : 'local',
-        created: { value: created },
-        name: f.name,
-        description: `Local model folder '${f.name}' from ASKCODE_MODELS_DIR (${String(f.config.model_type ?? 'unknown')}, ${f.dtype}).`,
-        cloud: false,
-        type: 'SPEED',
-        usage: f.usage,
-        bytes: bytesOf(f.bytes),
-        ram: bytesOf(f.bytes * 1.5),
-        quantization: f.dtype,
-        unique: f.name,
-        provider: 'UNKNOWN',
-        cpu: true,
-        maxTokens: { total: f.maxPositions ?? null },
-        custom: false,
-        ...(llm ? { capabilities: CODE_CAPABILITIES } : {}),
-      },
-      origin: 'folder',
-      source: { kind: 'local', path: f.dir },
-      folder: `local--${safeFolder(f.name)}`,
-      dtype: f.dtype,
-      ...(measuredRam ? { measuredRam } : {}),
-    };
+    await reconcileRegistry(this.registry, this.cache, this.options.modelsDir);
   }
 
   private record(id: string): ModelRecord {
@@ -243,7 +167,7 @@ export class ModelManager implements ModelHub {
     // The catalog's embedding models are small and search depends on them: fetched on first use.
     if (!dir && r.origin === 'catalog' && r.hubId && usage === 'TEXT_EMBEDDING' && !this.options.modelsDir) {
       this.said.say(`fetch:${r.model.id}`, 'info', `fetching ${r.model.name} (${r.model.bytes?.readable}) for semantic search, once`);
-      await this.download(r);
+      await this.downloads.start(r);
       dir = await this.weightsDir(r);
       if (dir) this.said.forget(`fetch:${r.model.id}`);
     }
@@ -358,89 +282,6 @@ export class ModelManager implements ModelHub {
     return r && usageIsLlm(r.model.usage) ? r.model.id : EXTRACTIVE_MODEL_ID;
   }
 
-  // ---- download --------------------------------------------------------------------------
-
-  private progress(id: string, status: ModelDownloadProgressStatusEnum, percentage: number): void {
-    this.notify(ModelDownloadProgressNotification, { model: id, progress: { status, percentage } });
-  }
-
-  private async hubBase(): Promise<string> {
-    // HF_ENDPOINT is the hub clients' usual switch for a mirror.
-    return process.env.HF_ENDPOINT || (await transformers()).env.remoteHost;
-  }
-
-  private download(r: ModelRecord, signal?: AbortSignal): Promise<void> {
-    const id = r.model.id;
-    const running = this.downloads.get(id);
-    if (running) return running.promise;
-    if (id === EXTRACTIVE_MODEL_ID) return Promise.reject(forbidden('the built-in extractive answerer has no weights to download'));
-    if (!r.folder && r.origin === 'custom' && !r.source) return Promise.reject(noSource(r.model.name, 'download'));
-    if (!r.folder) return Promise.reject(forbidden(`${r.model.name} has no weights to download (it is served by ${r.source?.kind ?? 'no source'})`));
-    const folder = r.folder;
-    const src = r.source?.kind === 'local' ? r.source.path : undefined;
-    if (!src) {
-      if (this.options.modelsDir) {
-        return Promise.reject(offline(`ASKCODE_MODELS_DIR is set (${this.options.modelsDir}), so nothing is fetched remotely, and it holds no folder for ${r.hubId ?? r.model.name}`));
-      }
-      if (!r.hubId) return Promise.reject(forbidden(`${r.model.name} has nowhere to download from`));
-    }
-    const ac = new AbortController();
-    const onAbort = () => ac.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let last = -1;
-    const report = (done: number, total: number) => {
-      const pct = total > 0 ? Math.min(100, Math.floor((done / total) * 100)) : 0;
-      if (pct !== last && pct < 100) {
-        last = pct;
-        this.progress(id, 'IN-PROGRESS', pct);
-      }
-    };
-    const promise = (async () => {
-      const tmp = await this.cache.tempDir(folder);
-      try {
-        if (src) {
-          const facts = await inspect(src, r.dtype);
-          if (!facts) throw unavailable(`${src} is not a ${r.dtype === 'static' ? 'static (model2vec) model folder (config.json, tokenizer.json and a safetensors file expected)' : 'transformers.js model folder (config.json and onnx/ expected)'}`);
-          await copyFiles(src, facts.files, tmp, ac.signal, report);
-        } else {
-          const entry = CATALOG.find((e) => e.id === id);
-          const suffix = DTYPE_SUFFIX[r.dtype ?? 'fp32'] ?? '';
-          const specs: FileSpec[] = [
-            ...(entry?.files ?? ['config.json', 'tokenizer.json', 'tokenizer_config.json']).map((f) => ({ name: f.replace(/\?$/, ''), optional: f.endsWith('?') })),
-            ...(r.dtype === 'static' ? [] : [
-              { name: `onnx/model${suffix}.onnx`, optional: false },
-              { name: `onnx/model${suffix}.onnx_data`, optional: true },
-            ]),
-          ];
-          await fetchFiles(await this.hubBase(), r.hubId!, specs, tmp, ac.signal, report);
-        }
-        if (ac.signal.aborted) throw cancelled('download cancelled');
-        await this.cache.commit(tmp, folder);
-        this.progress(id, 'COMPLETED', 100);
-      } catch (e) {
-        await fs.rm(tmp, { recursive: true, force: true }).catch(() => {});
-        this.progress(id, ac.signal.aborted ? 'CANCELED' : 'FAILED', Math.max(0, last));
-        throw ac.signal.aborted ? cancelled(`download of ${r.model.name} cancelled`) : e;
-      } finally {
-        signal?.removeEventListener('abort', onAbort);
-        this.downloads.delete(id);
-        if (r.model.usage === 'TEXT_EMBEDDING') this.embedder = undefined;
-        this.changed(id);
-      }
-    })();
-    this.downloads.set(id, { ac, promise });
-    this.progress(id, 'IN-PROGRESS', 0);
-    this.changed(id);
-    return promise;
-  }
-
-  private async cancelDownload(id: string): Promise<void> {
-    const d = this.downloads.get(id);
-    if (!d) return;
-    d.ac.abort();
-    await d.promise.catch(() => {});
-  }
-
   // ---- operations ------------------------------------------------------------------------
 
   /** Every model with true `downloaded`/`loaded` facts: catalog, then folders, then custom, oldest first. */
@@ -463,7 +304,7 @@ export class ModelManager implements ModelHub {
         : 'it is built in; only custom models (created with models/create) can be deleted';
       throw forbidden(`cannot delete ${r.model.name}: ${why}`, 'model');
     }
-    await this.cancelDownload(id);
+    await this.downloads.cancel(id);
     await this.unloadOne(id);
     if (r.folder) await this.cache.remove(r.folder);
     await this.registry.mutate((recs) => void recs.delete(id));
@@ -479,7 +320,7 @@ export class ModelManager implements ModelHub {
     // A label without a source never had a cache: deleting it succeeds and deletes nothing.
     if (!r.folder && r.origin === 'custom' && !r.source) return { model: { id } };
     if (!r.folder) throw forbidden(`${r.model.name} has no downloadable weights (it is served by ${r.source?.kind ?? 'nothing local'})`, 'model');
-    await this.cancelDownload(id);
+    await this.downloads.cancel(id);
     await this.unloadOne(id);
     await this.cache.remove(r.folder);
     this.changed(id);
@@ -502,13 +343,13 @@ export class ModelManager implements ModelHub {
 
   async downloadModel(id: string, signal: AbortSignal): Promise<Model> {
     const r = this.record(id);
-    await this.download(r, signal);
+    await this.downloads.start(r, signal);
     return this.toWire(r);
   }
 
   async cancel(id: string): Promise<Model> {
     const r = this.record(id);
-    await this.cancelDownload(r.model.id);
+    await this.downloads.cancel(r.model.id);
     return this.toWire(r);
   }
 
@@ -584,52 +425,9 @@ export class ModelManager implements ModelHub {
   }
 
   async dispose(): Promise<void> {
-    for (const id of [...this.downloads.keys()]) await this.cancelDownload(id);
+    for (const id of this.downloads.ids()) await this.downloads.cancel(id);
     await this.unloadAll();
     await this.said.flush();
     this.disposed = true;
   }
 }
-
-/** A handle that survives `models/unload`: the next call loads the model again. */
-class ManagedEmbedder implements Embedder {
-  constructor(
-    readonly modelId: string,
-    readonly dims: number,
-    private readonly tokenizerOwner: OnnxEmbedder | StaticEmbedder,
-    private readonly acquire: () => Promise<OnnxEmbedder | StaticEmbedder>,
-  ) {}
-
-  countTokens(text: string): number {
-    return this.tokenizerOwner.countTokens(text);
-  }
-
-  async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
-    try {
-      return await (await this.acquire()).embed(texts, signal);
-    } catch (e) {
-      // Unloaded between acquiring and running: one retry loads it again.
-      if (/unloaded/.test((e as Error).message)) return (await this.acquire()).embed(texts, signal);
-      throw e;
-    }
-  }
-}
-
-class ManagedGenerator implements Generator {
-  constructor(
-    readonly modelId: string,
-    readonly contextTokens: number,
-    private readonly tokenizerOwner: OnnxGenerator,
-    private readonly acquire: () => Promise<OnnxGenerator>,
-  ) {}
-
-  countTokens(text: string): Promise<number> {
-    return this.tokenizerOwner.countTokens(text);
-  }
-
-  async *generate(messages: ChatMessage[], opts?: GenerateOptions): AsyncIterable<string> {
-    const g = await this.acquire();
-    yield* g.generate(messages, opts);
-  }
-}
-
