@@ -165,6 +165,27 @@ describe('chat view (real VS Code)', function () {
     assert.equal(await frame.locator('#messages .message.assistant').nth(assistantsBefore).getAttribute('data-status'), 'done');
   });
 
+  it('a follow-up is searched with the conversation behind it: "and where is it called?" names the function and cites its call site', async function () {
+    this.timeout(180_000);
+    const vs = vscode();
+    const first = await ask(frame, 'Where is validateToken defined?');
+    assert.equal(first.status, 'done', first.error);
+    const { status, error } = await ask(frame, 'and where is it called?');
+    assert.equal(status, 'done', error);
+    const last = frame.locator('#messages .message.assistant').last();
+    const searched = last.locator('.rewritten-query');
+    await searched.waitFor({ state: 'visible', timeout: 15_000 });
+    const rewritten = (await searched.locator('.rewritten-text').innerText()).trim();
+    log(`follow-up searched for: ${rewritten}`);
+    assert.match(rewritten, /validateToken/, 'the follow-up names what the conversation was about');
+    // The answer's first citation is the calling line in the server, not the definition.
+    const firstCite = last.locator('.message-body a, .message-body code.citation, .message-body [data-path]').first();
+    await firstCite.waitFor({ state: 'visible', timeout: 15_000 });
+    const cited = `${(await firstCite.getAttribute('data-path')) ?? ''} ${(await firstCite.innerText()).trim()}`;
+    assert.match(cited, new RegExp(FIXTURE.server.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), `first citation: ${cited}`);
+    await vs.screenshot('chat-followup');
+  });
+
   it('the stop button stops a running answer, and the next question still answers', async function () {
     this.timeout(180_000);
     const vs = vscode();
