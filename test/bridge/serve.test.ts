@@ -4,47 +4,12 @@
  * Needs `npm run build` first.
  */
 import { strict as assert } from 'node:assert';
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ROOT, SHARED_MODELS } from '../helpers/worker';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { CLI, serve } from '../helpers/serve';
 import { makeRepo, readExample } from './bridgeFixture';
-
-const CLI = path.join(ROOT, 'dist', 'cli.js');
-
-interface Served {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function serve(args: string[]): Promise<Served> {
-  const child = spawn(process.execPath, [CLI, 'serve', ...args], {
-    env: { ...process.env, ASKCODE_MODELS_DIR: SHARED_MODELS, ASKCODE_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`serve printed no URL in time:\n${out}`)), 30_000);
-    const onData = (d: Buffer) => {
-      out += String(d);
-      const m = /serving (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(t);
-        resolve({ child, url: m[1], output: () => out, exited });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (d: Buffer) => (out += String(d)));
-    void exited.then((code) => {
-      clearTimeout(t);
-      reject(new Error(`serve exited with ${code} before printing a URL:\n${out}`));
-    });
-  });
-}
 
 describe('bridge: askcode serve', function () {
   let root: string;
