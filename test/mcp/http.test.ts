@@ -4,25 +4,13 @@
  * under the bridge's Host / Origin / size protections.
  */
 import { strict as assert } from 'node:assert';
-import * as http from 'node:http';
 import * as path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startFixture, type BridgeFixture } from '../bridge/bridgeFixture';
 import { ModelsSnapshot } from '../../server/src/protocol/models';
 import { addCaller, linkOutside, checkBadArguments, checkCancelled, checkConcurrent, checkEachTool, checkToolList, call, textOf } from './mcpFixture';
+import { raw } from '../helpers/rawHttp';
 
-function raw(port: number, opts: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method: opts.method ?? 'GET', path: opts.path, headers: opts.headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    if (opts.body !== undefined) req.write(opts.body);
-    req.end();
-  });
-}
 
 const INIT = JSON.stringify({
   jsonrpc: '2.0', id: 1, method: 'initialize',
