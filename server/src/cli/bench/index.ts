@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { registerBench } from '../registry';
 import { parse, openCore } from '../common';
 import { EmbedCounter, addSyntheticChunks, pendingEmbedTexts, allEmbedTexts } from './indexHooks';
+import { sampleEvenly } from '../../index/embeddings';
 import { QgptRelevance } from '../../protocol/qgpt';
 import { resolveModelsDir } from '../../core/options';
 import type { Core } from '../../core/core';
@@ -107,7 +108,7 @@ registerBench({
     // 2. Embedding throughput: the index's own path vs transformers.js alone, on the same chunks.
     let dims: number | undefined;
     let firstRun = new Set<string>();
-    if (modelsDir) {
+    if (modelsDir && sample > 0) {
       await core.dispose();
       const counter = new EmbedCounter(sample);
       core = await openCore({ dataDir, folders: [repo], autoIndex: false, embedding: counter.options });
@@ -127,9 +128,9 @@ registerBench({
       log(`index embedded ${embedded} chunks at ${out.embed_chunks_per_s}/s; measuring transformers.js alone on the same chunks…`);
       out.raw_transformers_chunks_per_s = await rawThroughput(modelsDir, texts);
       out.embed_ratio = out.raw_transformers_chunks_per_s ? Math.round(((out.embed_chunks_per_s as number) / out.raw_transformers_chunks_per_s) * 100) / 100 : null;
-    } else {
+    } else if (!modelsDir) {
       log('ASKCODE_MODELS_DIR is not set: skipping the embedding measurements');
-    }
+    } else log('--embed-sample 0: skipping the ONNX measurements (the worker then holds only what the default model needs)');
 
     // 2b. The static model over the whole tree; its vectors then serve the latency steps.
     let staticModel: string | null = values['static-model'] === 'none' ? null : (values['static-model'] ?? DEFAULT_EMBEDDING_MODEL_ID);
@@ -175,9 +176,8 @@ registerBench({
     }
 
     // 3. Relevance latency at 10k and N chunks (copies with random vectors; real query path, query embedded for real).
-    const pending = pendingEmbedTexts(core.index.engine, modelsDir ? sample : Infinity);
-    const texts = pending.length ? pending : [(await core.index.currentStatus()).chunks.toString()];
-    const queries = sampleQueries(texts, 60);
+    // Queries from the words of chunks spread over the whole tree (not only the ones left to embed).
+    const queries = sampleQueries(sampleEvenly(allEmbedTexts(core.index.engine), 997), 60);
     await timeQueries(core, queries.slice(0, 5)); // warm-up
     const have = (await core.index.currentStatus()).chunks;
     if (have < 10_000) addSyntheticChunks(core.index.engine, 10_000 - have, dims);
@@ -186,7 +186,11 @@ registerBench({
     out.p95_ms_10k = at10k.p95;
     if (big > 10_000) {
       addSyntheticChunks(core.index.engine, big - 10_000, dims);
+      const prof = process.env.ASKCODE_BENCH_CPUPROF;
+      const insp = prof ? new (await import('node:inspector/promises')).Session() : null;
+      if (insp) { insp.connect(); await insp.post('Profiler.enable'); await insp.post('Profiler.start'); }
       const atN = await timeQueries(core, queries);
+      if (insp) { const r = await insp.post('Profiler.stop'); await fs.writeFile(prof!, JSON.stringify(r.profile)); }
       out[`p50_ms_${big / 1000}k`] = atN.p50;
       out[`p95_ms_${big / 1000}k`] = atN.p95;
       global.gc?.();

@@ -3,7 +3,7 @@
  * the real core per tree, plain BM25 as the baseline, Recall@k / Acc@5 / MRR with intervals.
  */
 // Registers `askcode bench retrieval` (see ../bench.ts).
-import { promises as fs, existsSync, readFileSync } from 'node:fs';
+import { promises as fs, appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { registerBench } from '../registry';
@@ -58,6 +58,7 @@ const USAGE = `Usage: askcode bench retrieval --cases FILE.jsonl (--repo-dir DIR
                     hybrid side by side from one index; --dense: the default embedder
   --fusion LIST     hybrid variants to compare, e.g. rrf:1,rrf:0.5,score:0.3,rerank:0.5 (method:denseW[:k])
   --rank-params JSON  ranking overrides (RankParams in index/searchEngine.ts), for measuring a knob
+  --dump FILE       one JSON line per row: relevant files, lexical and hybrid top 10 (to read the misses)
 Prints Recall@1/5/10, Acc@5, MRR with 95% bootstrap intervals (R@1, R@5, MRR), p50/p95 query latency,
 and the same for plain BM25 over whole files.`;
 
@@ -250,6 +251,8 @@ interface TreeRun {
   embed: { s: number; n: number };
   /** `--rank-params`: overrides under every run, lexical and hybrid. */
   rankParams: Partial<RankParams>;
+  /** `--dump`: one JSON line per row (its relevant files, lexical and hybrid top 10) for reading misses. */
+  dump?: (line: object) => void;
 }
 
 /** Indexes `dir` with the real core and asks every row through `qgpt/relevance`, lexical and hybrid. */
@@ -298,15 +301,18 @@ async function runOnTree(t: TreeRun): Promise<void> {
       core.index.setDense(false);
       const lx = await ask(query);
       t.lexical.add(lx.files, r.relevant_files, lx.ms);
+      const hybridTop: string[][] = [];
       if (dense) {
         core.index.setDense(true);
         for (let i = 0; i < t.variants.length; i++) {
           core.index.engine.rankOverrides = { ...base, ...t.variants[i]!.params };
           const hy = await ask(query);
           t.hybrid[i]!.add(hy.files, r.relevant_files, hy.ms);
+          hybridTop.push(hy.files.slice(0, 10));
         }
         core.index.engine.rankOverrides = base;
       }
+      t.dump?.({ id: r.id ?? r.instance_id, repo: r.repo, query: r.query, relevant: r.relevant_files, lexical: lx.files.slice(0, 10), hybrid: hybridTop });
       const tb = process.hrtime.bigint();
       const pr = plain.rank(r.query);
       t.base.add(pr, r.relevant_files, Number(process.hrtime.bigint() - tb) / 1e6);
@@ -335,7 +341,7 @@ registerBench({
       cases: { type: 'string' }, 'repo-dir': { type: 'string' }, 'git-dir': { type: 'string' }, 'eval-repos': { type: 'string' },
       'data-dir': { type: 'string' }, json: { type: 'boolean' }, 'max-rows': { type: 'string' }, dense: { type: 'boolean' },
       repo: { type: 'string' }, 'compare-lancedb-fts': { type: 'boolean' }, embedder: { type: 'string' }, fusion: { type: 'string' },
-      'rank-params': { type: 'string' },
+      'rank-params': { type: 'string' }, dump: { type: 'string' },
     });
     const rankParams = values['rank-params'] ? (JSON.parse(values['rank-params']) as Partial<RankParams>) : {};
     const evalRepos = values['eval-repos'] ?? process.env.ASKCODE_EVAL_REPOS;
@@ -372,8 +378,11 @@ registerBench({
       return s;
     };
     const embed = { s: 0, n: 0 };
+    const dumpFile = values.dump ? path.resolve(values.dump) : null;
+    if (dumpFile) writeFileSync(dumpFile, '');
+    const dump = dumpFile ? (line: object) => appendFileSync(dumpFile, JSON.stringify(line) + '\n') : undefined;
     const tree = (dir: string, use: Row[], s: Set3): TreeRun => ({
-      dir, rows: use, dataDir: path.join(dataDir, 'index-data'), embedder, variants, lexical: s.lexical, hybrid: s.hybrid, base: s.base, log, fts: s.fts, embed, rankParams,
+      dir, rows: use, dataDir: path.join(dataDir, 'index-data'), embedder, variants, lexical: s.lexical, hybrid: s.hybrid, base: s.base, log, fts: s.fts, embed, rankParams, dump,
     });
 
     if (values['repo-dir']) {
