@@ -57,6 +57,24 @@ describe('index/bm25', () => {
     assert.equal(idx.docFreq('common'), 500);
   });
 
+  it('past the accumulator limit, commoner terms only add to the documents the rarer ones found', () => {
+    const idx = new Bm25();
+    const rare = [doc(idx, 'needle common'), doc(idx, 'needle other')];
+    const commonOnly = Array.from({ length: 50 }, (_, i) => doc(idx, `common filler${i}`));
+    const q = [{ term: 'needle', weight: 1 }, { term: 'common', weight: 1 }];
+    const all = idx.score(q);
+    assert.equal(all.touched.length, 52, 'no limit: every document holding a term');
+    const allScores = new Map(all.touched.map((d) => [d, all.scores[d]!]));
+    const limited = idx.score(q, undefined, 2);
+    assert.deepEqual([...limited.touched].sort(), [...rare].sort(), 'only what the first term found');
+    // Their scores still hold both terms.
+    assert.equal(limited.scores[rare[0]!], allScores.get(rare[0]!));
+    assert.ok(limited.scores[rare[0]!]! > limited.scores[rare[1]!]!);
+    assert.ok(commonOnly.every((d) => !limited.touched.includes(d)));
+    // The limit counts before each term: a first term past it still scores all its documents.
+    assert.equal(idx.score([{ term: 'common', weight: 1 }], undefined, 2).touched.length, 51);
+  });
+
   it('countTerms adds weighted repeats into one map', () => {
     const m = countTerms(['a', 'b', 'a'], 2);
     countTerms(['a'], 1, m);

@@ -66,6 +66,47 @@ describe('hybrid search (BM25 + static embeddings)', function () {
     assert.equal(hits[0]!.chunk.rel, 'a.py');
   });
 
+  it('vectors are stored once per content: kept through an edit, shared by copies, back after a restore', () => {
+    const e = new SearchEngine();
+    const rec = (file: string, text: string, hash: string, start = 1): ChunkRecord => ({
+      id: `${file}:${hash}:${start}`, file, rel: file, startLine: start, endLine: start + 2, text, hash, language: 'python', ext: '.py', code: true,
+    });
+    const q = Float32Array.from([1, 0, 0, 0]);
+    const denseOf = (rel: string) => e.search('zzz', { queryVector: q }).hits.find((h) => h.chunk.rel === rel)?.dense;
+    e.setFile('a.py', 'a.py', [rec('a.py', 'def one(): pass', 'h1'), rec('a.py', 'def two(): pass', 'h2', 5)]);
+    e.setVector('h1', Float32Array.from([1, 0, 0, 0]));
+    e.setVector('h2', Float32Array.from([0, 1, 0, 0]));
+    assert.equal(e.vectorCount, 2);
+    // An edit that keeps one chunk: its vector stays, the new chunk has none until embedded.
+    e.setFile('a.py', 'a.py', [rec('a.py', 'def one(): pass', 'h1'), rec('a.py', 'def three(): pass', 'h3', 5)]);
+    assert.ok(e.hasVector('h1') && !e.hasVector('h2') && !e.hasVector('h3'));
+    assert.equal(e.vectorCount, 1);
+    assert.ok(Math.abs(denseOf('a.py')! - 1) < 1e-6);
+    // A copy of the content elsewhere shares the vector, and keeps it when the first file goes.
+    e.setFile('b.py', 'b.py', [rec('b.py', 'def one(): pass', 'h1')]);
+    e.removeFile('a.py');
+    assert.ok(e.hasVector('h1') && Math.abs(denseOf('b.py')! - 1) < 1e-6);
+    // The last chunk of a content leaves; restored (a rename, a checkout), it needs no new embedding.
+    e.removeFile('b.py');
+    assert.equal(e.vectorCount, 0);
+    e.setFile('c.py', 'c.py', [rec('c.py', 'def one(): pass', 'h1')]);
+    assert.ok(e.hasVector('h1') && Math.abs(denseOf('c.py')! - 1) < 1e-6);
+    // A vector for content no chunk has is not kept.
+    e.setVector('gone', Float32Array.from([0, 0, 1, 0]));
+    assert.ok(!e.hasVector('gone'));
+    // Many removals squeeze the rows together: every remaining chunk keeps its own vector.
+    for (let i = 0; i < 3000; i++) {
+      e.setFile(`m${i}.py`, `m${i}.py`, [rec(`m${i}.py`, `def m${i}(): pass`, `hm${i}`)]);
+      e.setVector(`hm${i}`, Float32Array.from([Math.cos(i), Math.sin(i), 0, 0]));
+    }
+    for (let i = 0; i < 2000; i++) e.removeFile(`m${i}.py`);
+    assert.equal(e.vectorCount, 1001);
+    for (const i of [2000, 2500, 2999]) {
+      const hit = e.search(`m${i}`, { queryVector: q }).hits.find((h) => h.chunk.rel === `m${i}.py`)!;
+      assert.ok(Math.abs(hit.dense! - Math.cos(i)) < 1e-6, `m${i}: ${hit.dense} vs ${Math.cos(i)}`);
+    }
+  });
+
   describe('in the core', () => {
     let root: string;
     let core: Core | undefined;

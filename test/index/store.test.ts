@@ -43,6 +43,12 @@ describe('index/store (LanceDB)', function () {
     await store.addVectors(t, []);
     const rows = await store.readAll<{ hash: string; vector: { toArray(): Float32Array } }>(t);
     assert.deepEqual(rows.map((r) => [r.hash, [...r.vector.toArray()]]), [['h1', [0.5, -0.5, 0.25, 0]]]);
+    // A batch is one Arrow buffer: every row keeps its own hash (any UTF-8) and its own floats.
+    const batch = Array.from({ length: 300 }, (_, i) => ({ hash: i % 7 ? `h-${i}` : `ключ-${i}-é`, vector: Float32Array.from([i, -i, i / 4, 1]) }));
+    await store.addVectors(t, batch);
+    const back = new Map((await store.readAll<{ hash: string; vector: { toArray(): Float32Array } }>(t)).map((r) => [r.hash, [...r.vector.toArray()]]));
+    assert.equal(back.size, 301);
+    for (const b of batch) assert.deepEqual(back.get(b.hash), [...b.vector], b.hash);
     assert.equal((await store.readAll(await store.vectorsTable('model-b', 4))).length, 0);
     store.close();
   });

@@ -139,11 +139,14 @@ describe('the fast WordPiece path', () => {
     };
     walk(path.resolve(__dirname, '..', '..', 'server', 'src'));
     texts.push('', '   ', 'a'.repeat(150), 'x'.repeat(100), 'tab\there\r\nCRLF', 'ctrl\u0001joined', 'DEL\u007fchar', 'naïve café', '日本語 code', 'literal [PAD] and [UNK] tokens',
-      'snake_case_name CamelCaseName HTTPServer2 utf8 v1.2.3 0x1F __dunder__ $jq @decorator #hash ~tilde `tick`', 'ALLCAPS MiXeD', '\u00a0nbsp');
+      'snake_case_name CamelCaseName HTTPServer2 utf8 v1.2.3 0x1F __dunder__ $jq @decorator #hash ~tilde `tick`', 'ALLCAPS MiXeD', '\u00a0nbsp',
+      // Non-ASCII runs go to the library one by one, inside ASCII code on the fast path.
+      'const café = naïveValue(x) // Grüße, ÉCOLE', 'x.trim()…\n  return "日本語テキスト" + tail;', 'zero\u200bwidth join and emoji 🚀 in `msg_🚀_id`',
+      'a\u0001b ünï\u0001cödé\tTAB', 'en–dash — em dash «quotes» ½ ①', 'ascii then ß\n', 'ß', ' Ωmega Ω\u00a0Ω ');
     let fast = 0;
     for (const t of texts) {
       assert.deepEqual(e.encode(t), e.libraryEncode(t), `same ids for ${JSON.stringify(t.slice(0, 80))}`);
-      if (/^[\t\n\r\x20-\x7e]*$/.test(t) && !/\[(PAD|UNK)\]/.test(t)) fast++;
+      if (!/\[(PAD|UNK)\]/.test(t)) fast++;
     }
     assert.ok(texts.length > 500 && fast > texts.length * 0.9, `${fast} of ${texts.length} texts on the fast path`);
   });

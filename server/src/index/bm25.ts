@@ -137,9 +137,13 @@ export class Bm25 {
 
   /**
    * Scores of every document matching any term: a dense array indexed by doc (valid until the
-   * next call) and the touched docs.
+   * next call) and the touched docs. Terms are taken in the order given (most telling first);
+   * once `maxTouched` documents have a score, later terms only add to those ("continue"
+   * accumulator limiting, Moffat & Zobel 1996): a document that matches none of the first terms
+   * but only commoner ones is left out, and a query of common words does not score a whole
+   * 100k-chunk index.
    */
-  score(query: QueryTerm[], allow?: (doc: number) => boolean): { scores: Float64Array; touched: number[] } {
+  score(query: QueryTerm[], allow?: (doc: number) => boolean, maxTouched = Infinity): { scores: Float64Array; touched: number[] } {
     if (this.scratch.length < this.docLen.length) this.scratch = new Float64Array(Math.max(1024, this.docLen.length * 1.5));
     const scores = this.scratch;
     for (const d of this.lastTouched) scores[d] = 0;
@@ -155,8 +159,10 @@ export class Bm25 {
       const docs = this.postDocs[id]!;
       const tfs = this.postTfs[id]!;
       const len = this.postLen[id]!;
+      const grow = touched.length < maxTouched;
       for (let i = 0; i < len; i++) {
         const d = docs[i]!;
+        if (scores[d] === 0 && !grow) continue;
         if (!this.alive[d] || (allow && !allow(d))) continue;
         const tf = tfs[i]!;
         const s = (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * this.docLen[d]!) / avg));

