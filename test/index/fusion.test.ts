@@ -6,6 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { SearchEngine, type ChunkRecord } from '../../server/src/index/searchEngine';
+import { sortTop } from '../../server/src/index/fusion';
 
 const DIMS = 8;
 function unit(...xs: number[]): Float32Array {
@@ -34,6 +35,24 @@ describe('index/fusion: BM25 and dense rankings combined', () => {
     add(engine, 'src/auth/guard.ts', 'export function checkLogin(user) { return user.loggedIn; }', unit(0.9, 0.4));
     add(engine, 'src/render.ts', 'export function renderView(node) { return draw(node); }', unit(0, 0, 1));
     add(engine, 'src/math.ts', 'export function add(a, b) { return a + b; }', unit(0, 0, 0, 1));
+  });
+
+  it('sortTop puts the k best first in exact order and every other file after them', () => {
+    const n = 5000;
+    const score = Array.from({ length: n }, (_, i) => Math.sin(i * 12.9898) * 43758.5453 % 1);
+    const files = Array.from({ length: n }, (_, i) => i).filter((i) => i % 7);
+    const all = [...files].sort((a, b) => score[b]! - score[a]!);
+    const got = [...files];
+    sortTop(got, score, 100);
+    assert.equal(got.length, files.length);
+    assert.deepEqual(got.slice(0, 100), all.slice(0, 100));
+    assert.deepEqual([...got].sort((a, b) => a - b), [...files].sort((a, b) => a - b), 'the same files');
+    const worstHead = score[got[99]!]!;
+    assert.ok(got.slice(100).every((fd) => score[fd]! <= worstHead));
+    // Short lists are simply sorted.
+    const few = [3, 1, 2];
+    sortTop(few, [0, 0.5, 0.9, 0.1], 100);
+    assert.deepEqual(few, [2, 1, 3]);
   });
 
   it('without a query vector, only lexical matches come back, with bm25 but no dense part', () => {

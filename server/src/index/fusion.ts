@@ -83,6 +83,34 @@ export function fuse(input: FusionInput, p: FusionParams): Fused {
   };
   for (const fd of lexFiles) add(fd);
   for (const fd of denseFiles) add(fd);
-  files.sort((a, b) => score[b]! - score[a]!);
+  sortTop(files, score, SORTED_FILES);
   return { files, score, lexRank, denseRank };
 }
+
+/** Files put in exact order by score (sortTop); those after them only need to be below them. */
+export const SORTED_FILES = 1000;
+
+/**
+ * Orders `files` so that the `k` best by `score` come first, best first, and the rest after them
+ * in no particular order: a query can touch ten thousand files and only the head is ever shown or
+ * fused by rank (a full sort was a tenth of a query's time at 100k chunks).
+ */
+export function sortTop(files: number[], score: ArrayLike<number>, k: number): void {
+  if (files.length <= k * 2) {
+    files.sort((a, b) => score[b]! - score[a]!);
+    return;
+  }
+  // The k-th best score, by sorting a copy of the scores (typed: no comparator calls).
+  const values = new Float64Array(files.length);
+  for (let i = 0; i < files.length; i++) values[i] = score[files[i]!]!;
+  values.sort();
+  const cut = values[values.length - k]!;
+  const head: number[] = [];
+  const tail: number[] = [];
+  for (const fd of files) (score[fd]! >= cut ? head : tail).push(fd);
+  head.sort((a, b) => score[b]! - score[a]!);
+  files.length = 0;
+  for (const fd of head) files.push(fd);
+  for (const fd of tail) files.push(fd);
+}
+
