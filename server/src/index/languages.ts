@@ -86,6 +86,17 @@ export function isTestPath(relPath: string): boolean {
   return TEST_PATH.test(relPath.replace(/\\/g, '/'));
 }
 
+const CHANGELOG_PATH = /(^|\/)(changes|changelogs?|change[-_]log|history|news|release[-_]?notes|releases)(\.[a-z]+)?$|(^|\/)(changelogs?|changes|whatsnew|release[-_]?notes|newsfragments)\//i;
+
+/**
+ * Change logs and release notes (`CHANGES.rst`, `CHANGELOG.md`, `doc/whatsnew/…`, towncrier
+ * fragments under `changelog/`): prose that names every feature once, seldom where it is done.
+ * Only meant for files that are not code (`sphinx/builders/changes.py` matches the folder rule).
+ */
+export function isChangelogPath(relPath: string): boolean {
+  return CHANGELOG_PATH.test(relPath.replace(/\\/g, '/'));
+}
+
 const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?|benchmarks?|benches|bench)\/|\.bench\.[a-z]+$|(^|\/)docs?\/(.*\/)?[^/]+\.(py|pyi|[cm]?[jt]sx?|go|rs|java|rb|php|cs)$/i;
 
 /** Examples, benchmarks and code inside documentation: illustrations of the code, not the code. */

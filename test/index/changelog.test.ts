@@ -1,0 +1,58 @@
+/**
+ * Change logs and release notes name every feature, seldom where it is done: through the real core
+ * over a repository written by the test, the code comes before the change log that repeats its
+ * words, unless the question is about the changes themselves; code named like a change log is code.
+ */
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createCore, type Core } from '../../server/src/core/core';
+import { silentLogger } from '../../server/src/core/logger';
+import { isChangelogPath } from '../../server/src/index/languages';
+import { tempDir } from '../models/fixtures';
+
+describe('change logs', function () {
+  this.timeout(120_000);
+
+  it('knows change logs and release notes by their paths', () => {
+    for (const p of ['CHANGES.rst', 'CHANGELOG.md', 'packages/vite/CHANGELOG.md', 'HISTORY.md', 'doc/en/changelog.rst', 'doc/whatsnew/2/2.1/full.rst', 'changelog/1234.bugfix.rst', 'doc/changes/7.2.rst', 'RELEASE_NOTES.md', 'NEWS'])
+      assert.ok(isChangelogPath(p), p);
+    for (const p of ['src/retry.py', 'docs/history_of_the_api_design_choices.md', 'src/changeset.ts', 'docs/news-feed.md']) assert.ok(!isChangelogPath(p), p);
+  });
+
+  describe('in the core', () => {
+    let root: string;
+    let core: Core | undefined;
+    before(() => (root = tempDir('changelog')));
+    after(async () => {
+      await core?.dispose();
+      fs.rmSync(root, { recursive: true, force: true });
+    });
+
+    it('the code comes before the change log that repeats its words, unless the question asks what changed', async () => {
+      const repo = path.join(root, 'repo');
+      const write = (rel: string, text: string) => {
+        fs.mkdirSync(path.dirname(path.join(repo, rel)), { recursive: true });
+        fs.writeFileSync(path.join(repo, rel), text);
+      };
+      write('src/net/backoff.py', 'def wait_time(attempt):\n    """Seconds to wait before the next attempt, with jitter."""\n    return min(60, 2 ** attempt) * random()\n');
+      // The change log says the same words, more often: on words alone it wins.
+      const entries = ['Retry attempts now use exponential backoff with jitter.', 'Fixed the jitter of the retry backoff for the first attempt.', 'Backoff between retry attempts is capped at sixty seconds.', 'The jitter of each retry backoff is now computed per attempt.'];
+      write('CHANGES.rst', `Changes\n=======\n\nVersion 2.0\n-----------\n\n${entries.map((e) => `- ${e}`).join('\n')}\n`);
+      // Code named like a change log is code.
+      write('src/builders/changes.py', 'def changes_page(entries):\n    """Render the page listing the changes between versions."""\n    return "\\n".join(entries)\n');
+      core = await createCore({ dataDir: path.join(root, 'data'), modelsDir: path.join(root, 'no-models'), folders: [repo], log: silentLogger, autoIndex: false });
+      await core.index.indexAll();
+      const engine = core.index.engine;
+      const files = (q: string) => [...new Set(engine.search(q).hits.map((h) => h.chunk.rel))];
+      const question = 'How is the backoff between retry attempts computed with jitter?';
+
+      engine.rankOverrides = { changelogFactor: 1 };
+      assert.equal(files(question)[0], 'CHANGES.rst', 'without the factor the change log wins on words');
+      engine.rankOverrides = {};
+      assert.equal(files(question)[0], 'src/net/backoff.py');
+      assert.equal(files('What changed in version 2.0 about the retry backoff and jitter?')[0], 'CHANGES.rst', 'a question about the changes wants the change log');
+      assert.equal(files('How is the page listing the changes between versions rendered?')[0], 'src/builders/changes.py');
+    });
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * Companion files: a source file and the tests named after it, a file and its same-named siblings.
+ * The relation by paths alone, then the real core over a repository written by the test: a question
+ * whose best file is the code also gets the test the question found only weakly, and never a
+ * companion the question did not find at all.
+ */
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createCore, type Core } from '../../server/src/core/core';
+import { silentLogger } from '../../server/src/core/logger';
+import { Companions } from '../../server/src/index/companions';
+import { isTestPath } from '../../server/src/index/languages';
+import { DEFAULT_RANK } from '../../server/src/index/searchEngine';
+import { tempDir } from '../models/fixtures';
+
+function companionsOf(files: string[], of: string): string[] {
+  const c = new Companions();
+  for (const f of files) c.add(f, f, isTestPath(f));
+  return c.of(of).sort();
+}
+
+describe('companion files', function () {
+  this.timeout(120_000);
+
+  it('pairs a source file with the tests named after it, and files with their same-named siblings', () => {
+    const files = [
+      'src/flask/json/tag.py', 'src/flask/json/__init__.py', 'tests/test_json_tag.py', 'tests/test_json.py',
+      'pylint/utils/ast_walker.py', 'tests/utils/unittest_ast_walker.py',
+      'src/router.ts', 'src/router.test.ts', 'lib/Parser.java', 'test/ParserTest.java',
+      'tests/functional/a/abstract_method.py', 'tests/functional/a/abstract_method.txt', 'tests/functional/a/other.py',
+    ];
+    assert.deepEqual(companionsOf(files, 'src/flask/json/tag.py'), ['tests/test_json_tag.py']);
+    assert.deepEqual(companionsOf(files, 'tests/test_json_tag.py'), ['src/flask/json/tag.py']);
+    assert.deepEqual(companionsOf(files, 'src/flask/json/__init__.py'), ['tests/test_json.py'], 'a package file goes by its folder');
+    assert.deepEqual(companionsOf(files, 'tests/utils/unittest_ast_walker.py'), ['pylint/utils/ast_walker.py']);
+    assert.deepEqual(companionsOf(files, 'src/router.ts'), ['src/router.test.ts']);
+    assert.deepEqual(companionsOf(files, 'lib/Parser.java'), ['test/ParserTest.java']);
+    assert.deepEqual(companionsOf(files, 'tests/functional/a/abstract_method.py'), ['tests/functional/a/abstract_method.txt']);
+    assert.deepEqual(companionsOf(files, 'tests/functional/a/other.py'), [], 'a test file is no companion of another test');
+  });
+
+  it('a name too common to point anywhere gives no companion; removed files leave their groups', () => {
+    const many = ['a', 'b', 'c', 'd', 'e', 'f'].map((d) => `pkg/${d}/utils.py`);
+    assert.deepEqual(companionsOf([...many, 'tests/test_utils.py'], 'tests/test_utils.py'), []);
+    assert.deepEqual(companionsOf([...many.slice(0, 2), 'tests/test_utils.py'], 'tests/test_utils.py'), many.slice(0, 2));
+    const c = new Companions();
+    c.add('src/cart.py', 'src/cart.py', false);
+    c.add('tests/test_cart.py', 'tests/test_cart.py', true);
+    c.remove('tests/test_cart.py');
+    assert.deepEqual(c.of('src/cart.py'), []);
+  });
+
+  describe('in the core', () => {
+    let root: string;
+    let core: Core | undefined;
+    before(() => (root = tempDir('companions')));
+    after(async () => {
+      await core?.dispose();
+      fs.rmSync(root, { recursive: true, force: true });
+    });
+
+    it("a question's best source file brings the test named after it into the top files; an unrelated companion stays out", async () => {
+      const repo = path.join(root, 'repo');
+      const write = (rel: string, text: string) => {
+        fs.mkdirSync(path.dirname(path.join(repo, rel)), { recursive: true });
+        fs.writeFileSync(path.join(repo, rel), text);
+      };
+      write('src/shop/cart.py', 'class Cart:\n    def redeem(self, coupon):\n        """A coupon discount lowers the cart total."""\n        self.total -= coupon.discount\n');
+      for (const name of ['pricing', 'orders', 'invoices', 'refunds', 'receipts']) {
+        write(`src/shop/${name}.py`, `def ${name}_summary(x):\n    """The ${name} of a cart: its total, lowered by a coupon discount."""\n    return x\n`);
+      }
+      write('tests/test_shop_cart.py', 'def test_expired():\n    """An expired coupon does not lower the shopping cart total: no discount."""\n    assert refuse()\n');
+      // Named after the cart too, but only its path shares a word with the question.
+      write('tests/test_cart.py', 'def test_empty():\n    assert build().empty\n');
+      core = await createCore({ dataDir: path.join(root, 'data'), modelsDir: path.join(root, 'no-models'), folders: [repo], log: silentLogger, autoIndex: false });
+      await core.index.indexAll();
+      const engine = core.index.engine;
+      const question = 'How does a coupon discount lower the total of the shopping cart?';
+      const files = () => [...new Set(engine.search(question).hits.map((h) => h.chunk.rel))];
+
+      engine.rankOverrides = { companionW: 0 };
+      const without = files();
+      assert.equal(without[0], 'src/shop/cart.py');
+      assert.ok(without.indexOf('tests/test_shop_cart.py') > 3, `without companions the test is far down: ${without}`);
+
+      engine.rankOverrides = {};
+      const withC = files();
+      assert.equal(withC[0], 'src/shop/cart.py');
+      assert.equal(withC[1], 'tests/test_shop_cart.py', `the cart's test comes next: ${withC}`);
+      const lifted = engine.search(question).hits.find((h) => h.chunk.rel === 'tests/test_shop_cart.py')!;
+      assert.ok(Math.abs(lifted.score - DEFAULT_RANK.companionW) < 1e-9, `lifted to companionW of the cart's score: ${lifted.score}`);
+      assert.equal(withC.indexOf('tests/test_cart.py'), without.indexOf('tests/test_cart.py'), `a companion the question hardly found stays where it was: ${withC}`);
+
+      // A commit message is no question: its answers are not tests, nothing is lifted.
+      const commit = 'Apply coupon discount to shopping cart total';
+      const rel = (t: string) => [...new Set(engine.search(t).hits.map((h) => h.chunk.rel))];
+      const plain = rel(commit);
+      engine.rankOverrides = { companionW: 0 };
+      assert.deepEqual(plain, rel(commit));
+      engine.rankOverrides = {};
+    });
+  });
+});
