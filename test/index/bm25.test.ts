@@ -8,7 +8,7 @@ const doc = (idx: Bm25, words: string) => {
 };
 const scoresOf = (idx: Bm25, query: string, allow?: (d: number) => boolean) => {
   const { scores, touched } = idx.score(query.split(' ').map((term) => ({ term, weight: 1 })), allow);
-  return new Map(touched.map((d) => [d, scores[d]!]));
+  return new Map([...touched].map((d) => [d, scores[d]!]));
 };
 
 describe('index/bm25', () => {
@@ -55,6 +55,11 @@ describe('index/bm25', () => {
     assert.equal(s.size, 500);
     assert.ok(s.has(keep));
     assert.equal(idx.docFreq('common'), 500);
+    // Each live document still knows its own terms after the compaction, a removed one none.
+    assert.ok(idx.has(keep, 'common') && idx.has(keep, 'w2999') && !idx.has(keep, 'w2998'));
+    assert.ok(idx.has(docs[2500]!, 'w2500') && !idx.has(docs[0]!, 'w0') && !idx.has(docs[0]!, 'common'));
+    const added = doc(idx, 'fresh common');
+    assert.ok(idx.has(added, 'fresh') && idx.has(added, 'common') && idx.docFreq('common') === 501);
   });
 
   it('past the accumulator limit, commoner terms only add to the documents the rarer ones found', () => {
@@ -64,7 +69,7 @@ describe('index/bm25', () => {
     const q = [{ term: 'needle', weight: 1 }, { term: 'common', weight: 1 }];
     const all = idx.score(q);
     assert.equal(all.touched.length, 52, 'no limit: every document holding a term');
-    const allScores = new Map(all.touched.map((d) => [d, all.scores[d]!]));
+    const allScores = new Map([...all.touched].map((d) => [d, all.scores[d]!]));
     const limited = idx.score(q, undefined, 2);
     assert.deepEqual([...limited.touched].sort(), [...rare].sort(), 'only what the first term found');
     // Their scores still hold both terms.

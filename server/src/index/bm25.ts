@@ -30,12 +30,22 @@ export class Bm25 {
   private postLen: number[] = [];
   /** Reused between queries (only the touched entries are cleared): no 800 KB allocation per query. */
   private scratch = new Float64Array(0);
-  private lastTouched: number[] = [];
+  /** The documents the last query scored: `touched[0, nTouched)` (reused, grown by doubling). */
+  private touchedBuf = new Int32Array(1024);
+  private nTouched = 0;
   private df: number[] = [];
   private docLen: number[] = [];
   private alive: boolean[] = [];
-  /** Sorted term ids per document (compact: a Map per chunk cost ~4 KB at 100k chunks). */
-  private docTerms: (Int32Array | null)[] = [];
+  /**
+   * Sorted term ids per document, all in one pool: document d's are
+   * `termPool[docStart[d], docStart[d] + docCount[d])` (a typed array per document was 100k
+   * objects for the garbage collector to sweep at 100k chunks; a Map per chunk cost ~4 KB).
+   * Removed documents' ids stay until the postings are compacted.
+   */
+  private termPool = new Int32Array(1024);
+  private poolLen = 0;
+  private docStart: number[] = [];
+  private docCount: number[] = [];
   private liveDocs = 0;
   private totalLen = 0;
   private dead = 0;
@@ -78,9 +88,9 @@ export class Bm25 {
       ids[k++] = id;
     }
     ids.sort();
+    this.appendTerms(ids);
     this.docLen.push(len);
     this.alive.push(true);
-    this.docTerms.push(ids);
     this.liveDocs++;
     this.totalLen += len;
     return doc;
@@ -89,8 +99,9 @@ export class Bm25 {
   remove(doc: number): void {
     if (!this.alive[doc]) return;
     this.alive[doc] = false;
-    for (const id of this.docTerms[doc]!) this.df[id]!--;
-    this.docTerms[doc] = null;
+    const start = this.docStart[doc]!;
+    for (let i = start; i < start + this.docCount[doc]!; i++) this.df[this.termPool[i]!]!--;
+    this.docCount[doc] = 0;
     this.liveDocs--;
     this.totalLen -= this.docLen[doc]!;
     this.dead++;
@@ -122,14 +133,14 @@ export class Bm25 {
   /** Does this document contain the term? (for the "matched terms" of a hit) */
   has(doc: number, term: string): boolean {
     const id = this.termIds.get(term);
-    const ids = this.docTerms[doc];
-    if (id === undefined || !ids) return false;
-    let lo = 0;
-    let hi = ids.length - 1;
+    if (id === undefined || !this.alive[doc]) return false;
+    const pool = this.termPool;
+    let lo = this.docStart[doc]!;
+    let hi = lo + this.docCount[doc]! - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (ids[mid] === id) return true;
-      if (ids[mid]! < id) lo = mid + 1;
+      if (pool[mid] === id) return true;
+      if (pool[mid]! < id) lo = mid + 1;
       else hi = mid - 1;
     }
     return false;
@@ -143,12 +154,12 @@ export class Bm25 {
    * but only commoner ones is left out, and a query of common words does not score a whole
    * 100k-chunk index.
    */
-  score(query: QueryTerm[], allow?: (doc: number) => boolean, maxTouched = Infinity): { scores: Float64Array; touched: number[] } {
+  score(query: QueryTerm[], allow?: (doc: number) => boolean, maxTouched = Infinity): { scores: Float64Array; touched: Int32Array } {
     if (this.scratch.length < this.docLen.length) this.scratch = new Float64Array(Math.max(1024, this.docLen.length * 1.5));
     const scores = this.scratch;
-    for (const d of this.lastTouched) scores[d] = 0;
-    const touched: number[] = [];
-    this.lastTouched = touched;
+    let touched = this.touchedBuf;
+    for (let i = 0; i < this.nTouched; i++) scores[touched[i]!] = 0;
+    let n = 0;
     const avg = this.liveDocs ? this.totalLen / this.liveDocs : 1;
     const k1 = this.k1;
     const b = this.b;
@@ -159,18 +170,26 @@ export class Bm25 {
       const docs = this.postDocs[id]!;
       const tfs = this.postTfs[id]!;
       const len = this.postLen[id]!;
-      const grow = touched.length < maxTouched;
+      const grow = n < maxTouched;
       for (let i = 0; i < len; i++) {
         const d = docs[i]!;
         if (scores[d] === 0 && !grow) continue;
         if (!this.alive[d] || (allow && !allow(d))) continue;
         const tf = tfs[i]!;
         const s = (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * this.docLen[d]!) / avg));
-        if (scores[d] === 0) touched.push(d);
+        if (scores[d] === 0) {
+          if (n === touched.length) {
+            const next = new Int32Array(n * 2);
+            next.set(touched);
+            this.touchedBuf = touched = next;
+          }
+          touched[n++] = d;
+        }
         scores[d] += s;
       }
     }
-    return { scores, touched };
+    this.nTouched = n;
+    return { scores, touched: touched.subarray(0, n) };
   }
 
   private compactPostings(): void {
@@ -187,7 +206,32 @@ export class Bm25 {
       }
       this.postLen[id] = k;
     }
+    // The term pool keeps only live documents' ids.
+    const old = this.termPool;
+    let live = 0;
+    for (let d = 0; d < this.docCount.length; d++) live += this.docCount[d]!;
+    this.termPool = new Int32Array(Math.max(1024, Math.ceil(live * 1.25)));
+    this.poolLen = 0;
+    for (let d = 0; d < this.docCount.length; d++) {
+      const start = this.docStart[d]!;
+      const n = this.docCount[d]!;
+      this.termPool.set(old.subarray(start, start + n), this.poolLen);
+      this.docStart[d] = this.poolLen;
+      this.poolLen += n;
+    }
     this.dead = 0;
+  }
+
+  private appendTerms(ids: Int32Array): void {
+    if (this.poolLen + ids.length > this.termPool.length) {
+      const next = new Int32Array(Math.max(this.poolLen + ids.length, Math.ceil(this.termPool.length * 1.5)));
+      next.set(this.termPool.subarray(0, this.poolLen));
+      this.termPool = next;
+    }
+    this.termPool.set(ids, this.poolLen);
+    this.docStart.push(this.poolLen);
+    this.docCount.push(ids.length);
+    this.poolLen += ids.length;
   }
 }
 

@@ -29,6 +29,8 @@ export interface FusionInput {
   /** A factor on the dense contribution of a file (tests pushed down unless asked about). */
   denseFactor(file: number): number;
   nFiles: number;
+  /** Zeroed arrays of `nFiles` to fill instead of new ones (the engine reuses them per query). */
+  scratch?: { score: Float64Array; lexRank: Int32Array; denseRank: Int32Array };
 }
 
 export interface Fused {
@@ -42,11 +44,11 @@ export interface Fused {
 
 export function fuse(input: FusionInput, p: FusionParams): Fused {
   const { lexFiles, lex, denseFiles, sim, nFiles } = input;
-  const lexRank = new Int32Array(nFiles);
+  const lexRank = input.scratch?.lexRank ?? new Int32Array(nFiles);
   lexFiles.forEach((fd, i) => (lexRank[fd] = i + 1));
-  const denseRank = new Int32Array(nFiles);
+  const denseRank = input.scratch?.denseRank ?? new Int32Array(nFiles);
   denseFiles.forEach((fd, i) => (denseRank[fd] = i + 1));
-  const score = new Float64Array(nFiles);
+  const score = input.scratch?.score ?? new Float64Array(nFiles);
   const files: number[] = [];
   const maxLex = lexFiles.length ? lex[lexFiles[0]!]! || 1 : 1;
   let maxSim = -Infinity;
@@ -96,21 +98,28 @@ export const SORTED_FILES = 1000;
  * fused by rank (a full sort was a tenth of a query's time at 100k chunks).
  */
 export function sortTop(files: number[], score: ArrayLike<number>, k: number): void {
-  if (files.length <= k * 2) {
+  const n = files.length;
+  if (n <= k * 2) {
     files.sort((a, b) => score[b]! - score[a]!);
     return;
   }
-  // The k-th best score, by sorting a copy of the scores (typed: no comparator calls).
-  const values = new Float64Array(files.length);
-  for (let i = 0; i < files.length; i++) values[i] = score[files[i]!]!;
+  // The k-th best score, from a typed sort of the scores (no comparator calls, no garbage).
+  if (sortScratch.length < n) sortScratch = new Float64Array(n * 2);
+  const values = sortScratch.subarray(0, n);
+  for (let i = 0; i < n; i++) values[i] = score[files[i]!]!;
   values.sort();
-  const cut = values[values.length - k]!;
-  const head: number[] = [];
-  const tail: number[] = [];
-  for (const fd of files) (score[fd]! >= cut ? head : tail).push(fd);
-  head.sort((a, b) => score[b]! - score[a]!);
-  files.length = 0;
-  for (const fd of head) files.push(fd);
-  for (const fd of tail) files.push(fd);
+  const cut = values[n - k]!;
+  // The files at or above it to the front, in place; then those put in order.
+  let h = 0;
+  for (let i = 0; i < n; i++) {
+    const fd = files[i]!;
+    if (score[fd]! >= cut) {
+      files[i] = files[h]!;
+      files[h++] = fd;
+    }
+  }
+  const head = files.slice(0, h).sort((a, b) => score[b]! - score[a]!);
+  for (let i = 0; i < h; i++) files[i] = head[i]!;
 }
+let sortScratch = new Float64Array(0);
 

@@ -415,11 +415,13 @@ export class SearchEngine {
 
     // Best chunk per file (typed arrays: a query can touch most of a 100k-chunk index).
     const nFiles = this.fileByDoc.length;
-    const bestChunk = new Int32Array(nFiles).fill(-1);
+    const scratch = this.scratchFor(nFiles);
+    const bestChunk = scratch.bestChunk;
     /** Files with a matching chunk, each once (a query can touch most chunks but far fewer files). */
     const chunkFiles: number[] = [];
     let maxC = 0;
-    for (const d of c.touched) {
+    for (let i = 0; i < c.touched.length; i++) {
+      const d = c.touched[i]!;
       const fd = this.chunkFile[d]!;
       const cur = bestChunk[fd]!;
       const s = c.scores[d]!;
@@ -429,12 +431,12 @@ export class SearchEngine {
     }
     maxC ||= 1;
     let maxF = 0;
-    for (const d of f.touched) if (f.scores[d]! > maxF) maxF = f.scores[d]!;
+    for (let i = 0; i < f.touched.length; i++) if (f.scores[f.touched[i]!]! > maxF) maxF = f.scores[f.touched[i]!]!;
     maxF ||= 1;
     let maxP = 0;
-    for (const d of pa.touched) if (pa.scores[d]! > maxP) maxP = pa.scores[d]!;
+    for (let i = 0; i < pa.touched.length; i++) if (pa.scores[pa.touched[i]!]! > maxP) maxP = pa.scores[pa.touched[i]!]!;
     maxP ||= 1;
-    const lex = new Float64Array(nFiles);
+    const lex = scratch.lex;
     const lexFiles: number[] = [];
     const natural = parsed.question.natural;
     const pathW = natural ? p.questionPathW : p.pathW;
@@ -485,7 +487,7 @@ export class SearchEngine {
       lex[fd] = s;
       lexFiles.push(fd);
     };
-    for (const fd of f.touched) consider(fd);
+    for (let i = 0; i < f.touched.length; i++) consider(f.touched[i]!);
     for (const fd of chunkFiles) consider(fd);
     // A named definition counts even where the text shares no other word with its file.
     for (const key of [...(targets?.keys() ?? []), ...(names?.keys() ?? [])]) {
@@ -508,7 +510,7 @@ export class SearchEngine {
     const qv = opts.queryVector;
     let sims: Float32Array | undefined;
     let denseFiles: number[] = [];
-    const fileBest = new Float32Array(nFiles).fill(-2);
+    const fileBest = scratch.fileBest;
     if (qv && this.rows && qv.length === this.dims) {
       const dims = this.dims;
       const mat = this.mat;
@@ -545,7 +547,7 @@ export class SearchEngine {
       denseFiles = denseFiles.slice(0, DENSE_FILES);
     }
     const fused = fuse({
-      lexFiles, lex, denseFiles, sim: fileBest, nFiles,
+      lexFiles, lex, denseFiles, sim: fileBest, nFiles, scratch: scratch.fused,
       denseFactor: parsed.aboutTests ? () => 1 : (fd) => (flags[fd]! & TEST ? p.testFactor : 1),
     }, { ...p, denseW: p.denseW * denseLengthFactor(text) });
     const { lexRank, denseRank } = fused;
@@ -658,6 +660,36 @@ export class SearchEngine {
     if (allowFile) for (const k of [...targets.keys()]) if (!allowFile(k)) targets.delete(k);
     return targets.size ? targets : undefined;
   }
+
+  /**
+   * Per-file arrays for one query, reused and reset (a 100k-chunk index has ~12k files: fresh
+   * arrays per query were a megabyte of garbage each, and the collections it caused showed in p95).
+   */
+  private scratchFor(nFiles: number) {
+    if (this.perFile.lex.length < nFiles) {
+      const cap = Math.max(1024, Math.ceil(nFiles * 1.5));
+      this.perFile = {
+        bestChunk: new Int32Array(cap), lex: new Float64Array(cap), fileBest: new Float32Array(cap),
+        fused: { score: new Float64Array(cap), lexRank: new Int32Array(cap), denseRank: new Int32Array(cap) },
+      };
+    }
+    const f = this.perFile;
+    const out = {
+      bestChunk: f.bestChunk.subarray(0, nFiles).fill(-1),
+      lex: f.lex.subarray(0, nFiles).fill(0),
+      fileBest: f.fileBest.subarray(0, nFiles).fill(-2),
+      fused: {
+        score: f.fused.score.subarray(0, nFiles).fill(0),
+        lexRank: f.fused.lexRank.subarray(0, nFiles).fill(0),
+        denseRank: f.fused.denseRank.subarray(0, nFiles).fill(0),
+      },
+    };
+    return out;
+  }
+  private perFile = {
+    bestChunk: new Int32Array(0), lex: new Float64Array(0), fileBest: new Float32Array(0),
+    fused: { score: new Float64Array(0), lexRank: new Int32Array(0), denseRank: new Int32Array(0) },
+  };
 
   /**
    * Rows to score exactly. Up to EXACT_ROWS that is all of them; beyond, a Hamming pass over the

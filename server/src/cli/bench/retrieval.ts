@@ -130,7 +130,7 @@ class PlainBm25 {
   rank(query: string): string[] {
     const q = [...countTerms(query.toLowerCase().match(/[a-z0-9_]+/g) ?? [])].map(([term, w]) => ({ term, weight: w }));
     const { scores, touched } = this.idx.score(q);
-    return touched.sort((a, b) => scores[b]! - scores[a]!).slice(0, 10).map((d) => this.rels[d]!);
+    return [...touched].sort((a, b) => scores[b]! - scores[a]!).slice(0, 10).map((d) => this.rels[d]!);
   }
 }
 
