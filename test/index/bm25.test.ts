@@ -80,6 +80,39 @@ describe('index/bm25', () => {
     assert.equal(idx.score([{ term: 'common', weight: 1 }], undefined, 2).touched.length, 51);
   });
 
+  it('postings stay exact through pool growth, moved regions, removals and repacking', () => {
+    const idx = new Bm25();
+    // A deterministic stream: 4000 documents over 300 terms of very different frequencies.
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const truth = new Map<number, Set<string>>();
+    for (let i = 0; i < 4000; i++) {
+      const words = Array.from({ length: 1 + Math.floor(rand() * 12) }, () => `t${Math.floor(rand() ** 3 * 300)}`);
+      truth.set(doc(idx, words.join(' ')), new Set(words));
+    }
+    const check = () => {
+      for (const term of ['t0', 't1', 't5', 't50', 't299']) {
+        const want = [...truth].filter(([, ws]) => ws.has(term)).map(([d]) => d).sort((a, b) => a - b);
+        assert.deepEqual([...idx.docsWith(term)].sort((a, b) => a - b), want, term);
+        assert.deepEqual([...scoresOf(idx, term).keys()].sort((a, b) => a - b), want, `scored ${term}`);
+        assert.equal(idx.docFreq(term), want.length);
+        for (const d of want.slice(0, 20)) assert.ok(idx.has(d, term));
+      }
+    };
+    check();
+    // Remove two thirds (compaction and repacking run), then add more.
+    for (const d of [...truth.keys()]) if (d % 3) {
+      idx.remove(d);
+      truth.delete(d);
+    }
+    check();
+    for (let i = 0; i < 3000; i++) {
+      const words = [`t${Math.floor(rand() * 300)}`, 't1'];
+      truth.set(doc(idx, words.join(' ')), new Set(words));
+    }
+    check();
+  });
+
   it('countTerms adds weighted repeats into one map', () => {
     const m = countTerms(['a', 'b', 'a'], 2);
     countTerms(['a'], 1, m);

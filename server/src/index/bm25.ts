@@ -22,11 +22,19 @@ export class Bm25 {
   private readonly termIds = new Map<string, number>();
   private readonly terms: string[] = [];
   /**
-   * Postings in typed arrays grown by doubling: outside the JS heap, so a 100k-chunk index does
-   * not make every garbage collection walk ten million array slots (that showed as p95 spikes).
+   * Postings outside the JS heap (a garbage collection walking ten million array slots showed as
+   * p95 spikes), all terms in one pair of pools: term t's postings are
+   * `[postStart[t], postStart[t] + postLen[t])` of `poolDocs` / `poolTfs`, in a region of
+   * `postCap[t]` that moves to the end of the pool, twice as large, when full. Two typed arrays
+   * per term were 280k objects at 100k chunks, ~50 MB and much of each collection's work.
    */
-  private postDocs: Int32Array[] = [];
-  private postTfs: Float32Array[] = [];
+  private poolDocs = new Int32Array(4096);
+  private poolTfs = new Float32Array(4096);
+  private poolUsed = 0;
+  /** Pool slots left behind by moved regions (reclaimed by repacking). */
+  private poolWaste = 0;
+  private postStart: number[] = [];
+  private postCap: number[] = [];
   private postLen: number[] = [];
   /** Reused between queries (only the touched entries are cleared): no 800 KB allocation per query. */
   private scratch = new Float64Array(0);
@@ -67,22 +75,16 @@ export class Bm25 {
         id = this.terms.length;
         this.termIds.set(t, id);
         this.terms.push(t);
-        this.postDocs.push(new Int32Array(2));
-        this.postTfs.push(new Float32Array(2));
+        this.postStart.push(this.reserve(2));
+        this.postCap.push(2);
         this.postLen.push(0);
         this.df.push(0);
       }
       const n = this.postLen[id]!;
-      if (n === this.postDocs[id]!.length) {
-        const d2 = new Int32Array(n * 2);
-        d2.set(this.postDocs[id]!);
-        this.postDocs[id] = d2;
-        const t2 = new Float32Array(n * 2);
-        t2.set(this.postTfs[id]!);
-        this.postTfs[id] = t2;
-      }
-      this.postDocs[id]![n] = doc;
-      this.postTfs[id]![n] = f;
+      if (n === this.postCap[id]) this.moveRegion(id, n * 2);
+      const at = this.postStart[id]! + n;
+      this.poolDocs[at] = doc;
+      this.poolTfs[at] = f;
       this.postLen[id] = n + 1;
       this.df[id]!++;
       ids[k++] = id;
@@ -126,8 +128,10 @@ export class Bm25 {
   *docsWith(term: string): IterableIterator<number> {
     const id = this.termIds.get(term);
     if (id === undefined) return;
-    const docs = this.postDocs[id]!;
-    for (let i = 0; i < this.postLen[id]!; i++) if (this.alive[docs[i]!]) yield docs[i]!;
+    // Copied first: a document added while the caller iterates may move the region.
+    const start = this.postStart[id]!;
+    const docs = this.poolDocs.slice(start, start + this.postLen[id]!);
+    for (const d of docs) if (this.alive[d]) yield d;
   }
 
   /** Does this document contain the term? (for the "matched terms" of a hit) */
@@ -167,11 +171,12 @@ export class Bm25 {
       const id = this.termIds.get(q.term);
       if (id === undefined || !this.df[id]) continue;
       const idf = Math.log(1 + (this.liveDocs - this.df[id]! + 0.5) / (this.df[id]! + 0.5)) * q.weight;
-      const docs = this.postDocs[id]!;
-      const tfs = this.postTfs[id]!;
-      const len = this.postLen[id]!;
+      const docs = this.poolDocs;
+      const tfs = this.poolTfs;
+      const start = this.postStart[id]!;
+      const end = start + this.postLen[id]!;
       const grow = n < maxTouched;
-      for (let i = 0; i < len; i++) {
+      for (let i = start; i < end; i++) {
         const d = docs[i]!;
         if (scores[d] === 0 && !grow) continue;
         if (!this.alive[d] || (allow && !allow(d))) continue;
@@ -193,19 +198,21 @@ export class Bm25 {
   }
 
   private compactPostings(): void {
-    for (let id = 0; id < this.postDocs.length; id++) {
-      const docs = this.postDocs[id]!;
-      const tfs = this.postTfs[id]!;
-      let k = 0;
-      for (let i = 0; i < this.postLen[id]!; i++) {
+    const docs = this.poolDocs;
+    const tfs = this.poolTfs;
+    for (let id = 0; id < this.postLen.length; id++) {
+      const start = this.postStart[id]!;
+      let k = start;
+      for (let i = start; i < start + this.postLen[id]!; i++) {
         if (this.alive[docs[i]!]) {
           docs[k] = docs[i]!;
           tfs[k] = tfs[i]!;
           k++;
         }
       }
-      this.postLen[id] = k;
+      this.postLen[id] = k - start;
     }
+    this.repack();
     // The term pool keeps only live documents' ids.
     const old = this.termPool;
     let live = 0;
@@ -220,6 +227,60 @@ export class Bm25 {
       this.poolLen += n;
     }
     this.dead = 0;
+  }
+
+  /** `n` pool slots at the end (the pool grows by half, or is repacked when half of it is waste). */
+  private reserve(n: number): number {
+    if (this.poolUsed + n > this.poolDocs.length) {
+      if (this.poolWaste > this.poolUsed / 2) this.repack();
+      if (this.poolUsed + n > this.poolDocs.length) {
+        const cap = Math.max(this.poolUsed + n, Math.ceil(this.poolDocs.length * 1.5));
+        const d = new Int32Array(cap);
+        d.set(this.poolDocs.subarray(0, this.poolUsed));
+        this.poolDocs = d;
+        const t = new Float32Array(cap);
+        t.set(this.poolTfs.subarray(0, this.poolUsed));
+        this.poolTfs = t;
+      }
+    }
+    const at = this.poolUsed;
+    this.poolUsed += n;
+    return at;
+  }
+
+  /** Moves a term's postings to a new region of `cap` slots at the end of the pool. */
+  private moveRegion(id: number, cap: number): void {
+    const len = this.postLen[id]!;
+    const at = this.reserve(cap);
+    const from = this.postStart[id]!; // read after reserve: a repack may have moved it
+    this.poolDocs.copyWithin(at, from, from + len);
+    this.poolTfs.copyWithin(at, from, from + len);
+    this.poolWaste += this.postCap[id]!;
+    this.postStart[id] = at;
+    this.postCap[id] = cap;
+  }
+
+  /** Writes every term's region again, back to back with a quarter spare each: no waste left. */
+  private repack(): void {
+    let total = 0;
+    const caps = this.postLen.map((n) => Math.max(2, n + (n >> 2)));
+    for (const c of caps) total += c;
+    const d = new Int32Array(Math.max(4096, Math.ceil(total * 1.25)));
+    const t = new Float32Array(d.length);
+    let at = 0;
+    for (let id = 0; id < caps.length; id++) {
+      const from = this.postStart[id]!;
+      const len = this.postLen[id]!;
+      d.set(this.poolDocs.subarray(from, from + len), at);
+      t.set(this.poolTfs.subarray(from, from + len), at);
+      this.postStart[id] = at;
+      this.postCap[id] = caps[id]!;
+      at += caps[id]!;
+    }
+    this.poolDocs = d;
+    this.poolTfs = t;
+    this.poolUsed = at;
+    this.poolWaste = 0;
   }
 
   private appendTerms(ids: Int32Array): void {
