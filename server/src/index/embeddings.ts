@@ -52,10 +52,13 @@ export class EmbeddingQueue {
   /** Starts a run over what is pending, unless one is running. */
   start(): void {
     if (this.run || this.ctx.disposed || !this.dense) return;
+    this.progress.embedding = true;
     this.run = this.embedPending()
       .catch((e) => this.ctx.log.warn(`embedding stopped: ${String(e)}`))
       .finally(() => {
         this.run = undefined;
+        this.progress.embedding = false;
+        this.progress.settle();
       });
   }
 
@@ -156,6 +159,5 @@ export class EmbeddingQueue {
     if (writeError) throw writeError;
     await store!.compact(table);
     this.ctx.log.info(`embedded ${counts.embedded - startCount} chunks with ${e.modelId}`);
-    this.progress.setState('ready');
   }
 }

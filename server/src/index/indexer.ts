@@ -39,7 +39,11 @@ export class Indexer {
 
   /** Runs `fn` after everything queued before it (one indexing job at a time on 2 cores). */
   enqueue<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn);
+    this.progress.jobs++;
+    const run = this.queue.then(fn).finally(() => {
+      this.progress.jobs--;
+      this.progress.settle();
+    });
     this.queue = run.catch((e) => this.ctx.log.warn(`index job failed: ${String(e)}`));
     return run;
   }
@@ -141,7 +145,7 @@ export class Indexer {
     if (changed.length || removed.length) await store!.compact(table);
     counts.chunks = engine.chunkCount;
     this.ctx.log.info(`indexed ${root.folder}: ${found.length} files (${changed.length} changed, ${removed.length} removed), ${engine.chunkCount} chunks in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    this.progress.setState('ready');
+    // "ready" when this job ends, unless more work is queued behind it (Progress.settle).
   }
 
   /** Reads and chunks one file into the engine; returns the rows to store. */
@@ -239,12 +243,15 @@ export class Indexer {
   async rebuild(): Promise<void> {
     await this.ctx.opened;
     for (const r of this.catalog.roots.values()) {
-      await this.enqueue(async () => {
+      const removal = this.enqueue(async () => {
+        // "indexing" from here until the walk queued behind it is done (Progress.settle).
+        this.progress.setState('indexing');
         for (const rel of r.files.keys()) this.ctx.engine.removeFile(path.join(r.folder, rel));
         r.files.clear();
         await (await r.table).delete('true');
       });
       void this.indexRoot(r).catch(() => {});
+      await removal;
     }
   }
 

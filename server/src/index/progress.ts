@@ -23,6 +23,19 @@ export class Progress {
     private readonly onProgress: (p: IndexProgress) => void,
   ) {}
 
+  /** Lexical jobs queued or running (the indexer's queue), and whether an embedding run is under way. */
+  jobs = 0;
+  embedding = false;
+
+  /**
+   * After a job or an embedding run ends: "ready" only when no lexical job and no embedding run is
+   * left (one finishing must not report ready over another's work: a rebuild's walk queued behind
+   * its removal, an edit's pass behind a run of embeddings).
+   */
+  settle(): void {
+    if (this.state === 'indexing' && !this.jobs && !this.embedding) this.setState('ready');
+  }
+
   setState(s: IndexState): void {
     if (this.isPaused() && s !== 'error') s = 'paused';
     this.state = s;

@@ -555,6 +555,7 @@ export class SearchEngine {
     const fusedFiles = fused.files;
     if (p.changelogFactor !== 1 && !ABOUT_CHANGES.test(text)) this.scaleFiles(fusedFiles, fusedScore, CHANGELOG, p.changelogFactor);
     this.bringCompanions(fusedFiles, fusedScore, natural ? p.companionW : p.companionTextW, p, allowed);
+    if (natural && targetAt && !parsed.question.asksForTests) this.namedFirst(fusedFiles, fusedScore, targetAt);
     const top = fusedScore[fusedFiles[0] ?? 0] || 1;
     const simOf = (d: number) => {
       const r = this.docRow[d];
@@ -590,6 +591,26 @@ export class SearchEngine {
       }
     }
     return { hits, parsed };
+  }
+
+  /**
+   * A question that names code ("where is the `Flask` class defined?", "who calls compose?") gets
+   * the definition (or the call sites) first, above files the dense signal likes for repeating the
+   * name: each target file is lifted just above the best other file, in the order of its bonus.
+   */
+  private namedFirst(files: number[], score: Float64Array, targets: Map<number, SymbolTarget>): void {
+    let best = 0;
+    for (const fd of files.slice(0, 50)) if (!targets.has(fd)) best = Math.max(best, score[fd]!);
+    let moved = false;
+    for (const [fd, t] of targets) {
+      if (t.definesOnly || !(score[fd]! > 0)) continue;
+      const lifted = best * (1.01 + 0.01 * t.bonus);
+      if (score[fd]! < lifted) {
+        score[fd] = lifted;
+        moved = true;
+      }
+    }
+    if (moved) sortTop(files, score, SORTED_FILES);
   }
 
   /** Multiplies the fused score of the listed files that have `flag` by `factor` and re-sorts. */
