@@ -170,19 +170,25 @@ describe('webview: the answer layout and its extras', function () {
     assert.equal(await page.locator('.code-view').count(), 0, 'no inline view inside VS Code');
   });
 
+  /** An answer whose first snippet's "related people" was clicked, that request held unanswered. */
+  async function peopleRequestHeld(carrier: 'browser' | 'vscode'): Promise<ChatPage> {
+    const rec = fixture<Recorded>('stream.answer.json');
+    chat = await openChat(browser, carrier, [{ frames: rec.frames }]);
+    const { page, host } = chat;
+    host.held.add('qgpt/personsRelated');
+    await ask(page, 'Where is the configuration loaded?');
+    const msg = page.locator('.message.assistant[data-status="done"]');
+    await msg.waitFor();
+    await msg.locator('.snippets summary').click();
+    await msg.locator('.snippet-people').first().click();
+    await waitFor(() => host.requests('qgpt/personsRelated').length === 1);
+    return chat;
+  }
+
   for (const carrier of ['browser', 'vscode'] as const) {
     it(`cancels a request over ${carrier === 'browser' ? 'the WebSocket' : 'postMessage'}: closing "related people" sends $/cancelRequest for it`, async () => {
-      const rec = fixture<Recorded>('stream.answer.json');
-      chat = await openChat(browser, carrier, [{ frames: rec.frames }]);
-      const { page, host } = chat;
-      host.held.add('qgpt/personsRelated');
-      await ask(page, 'Where is the configuration loaded?');
-      const msg = page.locator('.message.assistant[data-status="done"]');
-      await msg.waitFor();
-      await msg.locator('.snippets summary').click();
-      await msg.locator('.snippet-people').first().click();
+      const { page, host } = await peopleRequestHeld(carrier);
       await page.locator('.people-panel[aria-busy="true"]').waitFor();
-      await waitFor(() => host.requests('qgpt/personsRelated').length === 1);
       const req = host.requests('qgpt/personsRelated')[0]!;
       const input = req.params as { input: { conversation: { iterable: { text: string }[] } }; transferables: boolean };
       assert.equal(input.input.conversation.iterable[0]?.text, 'src/config.ts:12-30', 'the place, relative');
@@ -235,18 +241,10 @@ describe('webview: the answer layout and its extras', function () {
   });
 
   it('in a browser, a lost connection fails the requests in flight, says so, and reconnects', async () => {
-    const rec = fixture<Recorded>('stream.answer.json');
-    chat = await openChat(browser, 'browser', [{ frames: rec.frames }]);
-    const { page, host } = chat;
-    host.held.add('qgpt/personsRelated');
-    await ask(page, 'Where is the configuration loaded?');
-    const msg = page.locator('.message.assistant[data-status="done"]');
-    await msg.waitFor();
-    await msg.locator('.snippets summary').click();
-    await msg.locator('.snippet-people').first().click();
-    await waitFor(() => host.requests('qgpt/personsRelated').length === 1);
+    const held = await peopleRequestHeld('browser');
+    const { page, host } = held;
     const snapshots = host.requests('models/snapshot').length;
-    chat.dropSockets();
+    held.dropSockets();
     await page.locator('.people-panel .message-error', { hasText: 'the connection to askcode was lost' }).waitFor();
     // Reconnected (with backoff): the banner goes and the page reloads what it shows.
     await page.locator('#connection').waitFor({ state: 'hidden', timeout: 10_000 });

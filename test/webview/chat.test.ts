@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { RecordedHost, serveWebview, fixture, type Frame, type RpcMessage } from './recordedHost';
 import { ROOT } from '../helpers/worker';
+import { useVsCodeCarrier } from './harness';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = path.join(ROOT, '.e2e', 'webview');
@@ -61,18 +62,7 @@ describe('webview: chat UI in Chromium against a recorded stream', function () {
    */
   async function openVsCodePage(scripts: { frames: Frame[]; delayMs?: number }[]): Promise<void> {
     await newPage(scripts);
-    const toPage = (m: RpcMessage) => void page.evaluate((msg) => window.postMessage(msg, '*'), m).catch(() => {});
-    host.sinks.add(toPage);
-    await page.exposeBinding('__askcodeHost', (_src, msg: RpcMessage) => host.handle(msg, toPage));
-    // A string, not a function: tsx's transform would add helpers the page does not have.
-    await page.addInitScript(`
-      let state;
-      window.acquireVsCodeApi = () => ({
-        postMessage: (m) => window.__askcodeHost(m),
-        getState: () => state,
-        setState: (s) => { state = s; },
-      });
-    `);
+    await useVsCodeCarrier(page, host);
     await page.goto(server.url);
     await page.locator('#index-status[data-state="ready"]').waitFor();
   }

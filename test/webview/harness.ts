@@ -30,6 +30,25 @@ export interface ChatPage {
 
 export type Scripts = { frames: Frame[]; delayMs?: number }[];
 
+/**
+ * The postMessage carrier, as inside VS Code (call before the page loads): `acquireVsCodeApi`
+ * posts to the recorded host, whose replies come back as window `message` events.
+ */
+export async function useVsCodeCarrier(page: Page, host: RecordedHost): Promise<void> {
+  const toPage = (m: RpcMessage) => void page.evaluate((msg) => window.postMessage(msg, '*'), m).catch(() => {});
+  host.sinks.add(toPage);
+  await page.exposeBinding('__askcodeHost', (_src, msg: RpcMessage) => host.handle(msg, toPage));
+  // A string, not a function: tsx's transform would add helpers the page does not have.
+  await page.addInitScript(`
+    let state;
+    window.acquireVsCodeApi = () => ({
+      postMessage: (m) => window.__askcodeHost(m),
+      getState: () => state,
+      setState: (s) => { state = s; },
+    });
+  `);
+}
+
 export async function openChat(browser: Browser, carrier: 'browser' | 'vscode', scripts: Scripts, setup?: (host: RecordedHost) => void, viewport = { width: 480, height: 820 }): Promise<ChatPage> {
   const host = new RecordedHost();
   host.scripts = scripts.map((s) => ({ frames: s.frames, delayMs: s.delayMs ?? 5 }));
@@ -43,20 +62,7 @@ export async function openChat(browser: Browser, carrier: 'browser' | 'vscode', 
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
   });
-  if (carrier === 'vscode') {
-    const toPage = (m: RpcMessage) => void page.evaluate((msg) => window.postMessage(msg, '*'), m).catch(() => {});
-    host.sinks.add(toPage);
-    await page.exposeBinding('__askcodeHost', (_src, msg: RpcMessage) => host.handle(msg, toPage));
-    // A string, not a function: tsx's transform would add helpers the page does not have.
-    await page.addInitScript(`
-      let state;
-      window.acquireVsCodeApi = () => ({
-        postMessage: (m) => window.__askcodeHost(m),
-        getState: () => state,
-        setState: (s) => { state = s; },
-      });
-    `);
-  }
+  if (carrier === 'vscode') await useVsCodeCarrier(page, host);
   await page.goto(server.url);
   await page.locator('#index-status[data-state="ready"]').waitFor();
   return {
