@@ -70,4 +70,21 @@ describe('askcode CLI messages (serve, index, ask)', function () {
     assert.match(b.stderr, /searched as: .*`cartTotal`.*called/, b.stderr);
     assert.match(b.stdout, /^`checkout` in \[`src\/checkout\.ts:/, b.stdout);
   });
+
+  it('ask on a folder never indexed: the built-in model embeds it first, so the answer is hybrid', () => {
+    const fresh = tempDir('cli-fresh');
+    try {
+      const r = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'ask', 'How is the cart total computed?', '--path', repo.dir, '--json', '--data-dir', fresh], {
+        env: { ...process.env, ASKCODE_MODELS_DIR: SHARED_MODELS, ASKCODE_LOG_LEVEL: 'warn' },
+        encoding: 'utf8',
+        timeout: 80_000,
+      });
+      assert.equal(r.status, 0, r.stderr);
+      const out = JSON.parse(r.stdout) as { relevant: { place: string; signals?: { bm25?: number; dense?: number; fused: number } }[] };
+      assert.match(out.relevant[0]!.place, /^src\/cart\.ts:/);
+      for (const s of out.relevant) assert.equal(typeof s.signals?.dense, 'number', `no dense score: ${JSON.stringify(s)}`);
+    } finally {
+      fs.rmSync(fresh, { recursive: true, force: true });
+    }
+  });
 });

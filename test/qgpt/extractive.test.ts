@@ -32,6 +32,14 @@ describe('extractive answerer: matching question words to code', () => {
     assert.ok(best.quote.some((l) => l.includes('validateToken')), `the quote shows validateToken:\n${best.quote.join('\n')}`);
   });
 
+  it('words that only frame the question ("what happens", "mechanism") count little: the place about the thing asked wins', () => {
+    const places = rankPlaces('What happens when a view raises an exception?', [
+      passage(0, 'src/request.ts', '// What happens to the view args when matching the URL gives an exception.\nexport const viewArgs: string[] | null = null;'),
+      passage(1, 'src/app.ts', '/** Called when a view raises: turns the exception into an error response. */\nexport function handleException(view: string, exception: Error) {\n  throw exception;\n}'),
+    ]);
+    assert.equal(places[0]!.passage.path, 'src/app.ts', places.map((p) => `${p.passage.path} ${p.score}`).join('; '));
+  });
+
   it('does not match unrelated words that only share a prefix', () => {
     const [only] = rankPlaces('Where is the validation schema?', [passage(0, 'src/x.ts', 'const value = 1;\nexport const schemaVersion = 2;')]);
     assert.ok(!only.matched.includes('validation'), only.matched.join(', '));

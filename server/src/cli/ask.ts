@@ -27,6 +27,9 @@ function where(s: RelevantQGPTSeed, base: string): string {
   return s.askcode ? `${p}:${s.askcode.startLine}-${s.askcode.endLine}` : p;
 }
 
+/** How long `ask` waits for the embeddings of a new or changed tree before answering. */
+const EMBED_WAIT_MS = 20_000;
+
 registerCommand({
   name: 'ask',
   summary: 'ask a question about a folder; streams a cited answer',
@@ -44,7 +47,21 @@ registerCommand({
     const json = values.json ?? false;
     const core = await openCore({ dataDir: values['data-dir'], folders: [folder] });
     // The lexical pass makes the folder searchable; unchanged files are skipped on the next run.
-    await withProgress(core, () => core.index.indexAll());
+    // Then the embeddings, so the first answer is hybrid: the built-in model embeds a large tree in
+    // seconds. A slower model is waited for at most EMBED_WAIT_MS; the answer then uses the vectors
+    // written so far (kept by content, so the next run goes on from there).
+    await withProgress(core, async () => {
+      await core.index.indexAll();
+      let timer: NodeJS.Timeout | undefined;
+      const waited = await Promise.race([
+        core.index.whenIdle().then(() => true),
+        new Promise<false>((r) => (timer = setTimeout(() => r(false), EMBED_WAIT_MS))),
+      ]).finally(() => clearTimeout(timer));
+      if (!waited && !values.json) {
+        const st = await core.index.currentStatus();
+        process.stderr.write(`askcode: answering with ${st.embedded} of ${st.chunks} chunks embedded; the rest is embedded on the next run\n`);
+      }
+    });
     const err = (s: string) => process.stderr.write(s);
     let relevant: RelevantQGPTSeed[] = [];
     let extras: QGPTStreamOutput['askcode'];
@@ -100,7 +117,7 @@ registerCommand({
               ...(end.errorMessage ? { error: end.errorMessage } : {}),
               answer: text,
               score,
-              relevant: relevant.map((s) => ({ place: where(s, folder), symbol: s.askcode?.symbol, score: s.askcode?.score })),
+              relevant: relevant.map((s) => ({ place: where(s, folder), symbol: s.askcode?.symbol, score: s.askcode?.score, signals: s.askcode?.scores })),
             },
             null,
             2,

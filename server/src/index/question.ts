@@ -88,6 +88,12 @@ const CAPITALISED = /^[A-Z][a-z0-9]+$/;
 const NOT_NAMES = new Set(['main', 'same', 'other', 'given', 'following', 'above', 'below', 'new', 'old', 'base', 'parent', 'child', 'current', 'first', 'last', 'default', 'custom', 'wrapper', 'helper', 'test', 'internal', 'public', 'private', 'static', 'abstract', 'async', 'this', 'that', 'which', 'each', 'every']);
 
 const framingSet = new Map(FRAMING.map((w) => [stem(w), FRAMING_WEIGHT]));
+const framingWords = new Set(FRAMING);
+
+/** Whether a lower-case word only frames a question ("happens", "mechanism", "relationship"). */
+export function isFramingWord(word: string): boolean {
+  return framingWords.has(word);
+}
 
 export function analyzeQuestion(text: string): QuestionInfo {
   const trimmed = text.trim();

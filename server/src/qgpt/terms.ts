@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import { isFramingWord } from '../index/question';
 
 /**
  * Code-aware terms of a question or a snippet: identifiers split on case, `_`, `-`, digits and
@@ -101,7 +102,8 @@ export function queryTerms(query: string): QueryTerms {
     const isSymbol = quoted.has(w) || looksLikeCode(w);
     if (isSymbol && !symbols.includes(w)) symbols.push(w);
     const low = w.toLowerCase();
-    const base = KIND_WORDS.has(low) ? 0.3 : 1;
+    // Words that name a kind of code or only frame the question count a little, as in the search.
+    const base = KIND_WORDS.has(low) || isFramingWord(low) ? 0.3 : 1;
     add(low, isSymbol ? 3 : base);
     if (w.includes('.')) for (const part of w.split('.')) add(part.toLowerCase(), isSymbol ? 2.5 : base);
     for (const p of splitIdentifier(w)) if (p !== low) add(p, isSymbol ? 1 : base);

@@ -9,6 +9,7 @@ import { QgptStream, QgptStreamOutputNotification } from '../../protocol/stream'
 import type { NotificationDef } from '../../protocol/base';
 import type { QGPTStreamOutput } from '../../protocol/wire';
 import { treeFor } from './qa';
+import { DEFAULT_EMBEDDING_MODEL_ID, ASKCODE_STATIC_FOLDER } from '../../models/catalog';
 
 /**
  * Does the answer a person reads cite the right place first? For each question the answer is
@@ -41,7 +42,7 @@ export const FOLLOW_UPS = [
 ];
 
 const USAGE = `Usage: askcode bench answers [--sets sweqa,qa] [--eval DIR] [--trees DIR] [--eval-repos DIR]
-                            [--data-dir DIR] [--max-rows N] [--no-follow-ups] [--json]
+                            [--data-dir DIR] [--max-rows N] [--embedder MODEL|none] [--no-follow-ups] [--json]
 
   --sets          which dev sets (default sweqa,qa: sweqa.dev.jsonl and qa.dev.jsonl under --eval)
   --eval          the evaluation data folder (default ../shared/eval)
@@ -49,10 +50,12 @@ const USAGE = `Usage: askcode bench answers [--sets sweqa,qa] [--eval DIR] [--tr
   --eval-repos    bare git dirs (<owner>+<name>/repo) to extract missing trees from (default ASKCODE_EVAL_REPOS)
   --data-dir      where the indexes live (default .bench/answers/data)
   --max-rows N    the first N rows of each set
+  --embedder      the embedding model of the hybrid retrieval (default: the product's default,
+                  askcode-code-static); none: BM25 retrieval only
 
 Prints, per set, the share of answers whose first cited place is in relevant_files, and whose
 first cited place overlaps a relevant span (qa only: sweqa has no spans); then the same for the
-follow-up of each question (BM25 retrieval, the extractive answerer).`;
+follow-up of each question (the extractive answerer over the product's retrieval).`;
 
 interface Cited {
   file?: string;
@@ -116,7 +119,10 @@ registerBench({
     const { values } = parse(args, {
       sets: { type: 'string', default: 'sweqa,qa' }, eval: { type: 'string' }, trees: { type: 'string' }, 'eval-repos': { type: 'string' },
       'data-dir': { type: 'string' }, 'max-rows': { type: 'string' }, 'no-follow-ups': { type: 'boolean' }, json: { type: 'boolean' },
+      embedder: { type: 'string' },
     });
+    const embedder = values.embedder === 'none' ? null : (values.embedder ?? DEFAULT_EMBEDDING_MODEL_ID);
+    const embedderName = values.embedder ?? (DEFAULT_EMBEDDING_MODEL_ID === embedder ? ASKCODE_STATIC_FOLDER : embedder);
     const evalDir = path.resolve(values.eval ?? '../shared/eval');
     const treesDir = path.resolve(values.trees ?? '.bench/trees');
     const dataDir = path.resolve(values['data-dir'] ?? '.bench/answers/data');
@@ -141,10 +147,13 @@ registerBench({
         const tree = await treeFor({ repo: g0.repo, commit: g0.ref_commit ?? g0.commit }, treesDir, evalRepos ? path.resolve(evalRepos) : undefined);
         const core = await openCore({ dataDir, folders: [tree], autoIndex: false });
         try {
-          core.index.setDense(false);
+          if (embedder) (core.options.settings ??= {}).embeddingModel = embedder;
+          core.index.setDense(embedder !== null);
           await core.index.indexAll();
           await core.index.whenIdle();
-          log(`${set}: indexed ${path.basename(tree)} (${core.index.status().chunks} chunks)`);
+          const st = core.index.status();
+          if (embedder && (st.bm25Only || !st.embedded)) throw new Error(`the embedding model '${embedder}' did not load (see the warning above)`);
+          log(`${set}: indexed ${path.basename(tree)} (${st.chunks} chunks, ${st.embedded} with vectors)`);
           for (const row of group) {
             const conversation = randomUUID();
             const q = row.question ?? row.query ?? '';
@@ -178,7 +187,7 @@ registerBench({
     }
     if (values.json) process.stdout.write(JSON.stringify(out, null, 2) + '\n');
     else {
-      process.stdout.write(['answers bench (BM25 retrieval, extractive answerer): first cited place'].concat(out.map((r) =>
+      process.stdout.write([`answers bench (${embedder ? `hybrid retrieval with ${embedderName}` : 'BM25 retrieval'}, extractive answerer): first cited place`].concat(out.map((r) =>
         `  ${r.set.padEnd(6)} n=${r.n}  in relevant_files ${r.first_file}%${r.spans ? `, overlaps relevant_spans ${r.first_span}%` : ''}` +
         (followUps ? `   follow-up: files ${r.followup_file}%${r.spans ? `, spans ${r.followup_span}%` : ''}` : ''),
       )).join('\n') + '\n');
