@@ -13,6 +13,9 @@ Kinds (the extraction rules):
   readme  a Markdown/reST section (prose, code blocks dropped; English docs only) <-> the
           definitions of up to 2 symbols it names in backticks; at most 1,500 per repository.
 Code is capped at 60 lines and 3,000 characters; pairs are de-duplicated on (nl, code).
+Vendored copies of other projects (vendor/, _vendor/, vendored/, _vendored/) are skipped: pip
+bundles requests, an evaluation repository. A recipe entry with "commit_pairs": false gives doc
+and readme pairs only (its stored clone had the snapshot but not the history).
 
 Usage: extract.py --repos DIR --out DIR [--recipe recipe.json]
 """
@@ -29,7 +32,7 @@ CODE_EXT = {'.py': 'python', '.ts': 'ts', '.tsx': 'ts', '.mts': 'ts', '.js': 'js
 DOC_EXT = {'.md', '.rst', '.mdx'}
 MAX_LINES = 60
 MAX_CHARS = 3000
-SKIP_DIRS = re.compile(r'(^|/)(node_modules|vendor|dist|build|third_party|\.github)/')
+SKIP_DIRS = re.compile(r'(^|/)(node_modules|_?vendor|_?vendored|dist|build|third_party|\.github)/')
 # Translated documentation (docs/<lang>/ other than en) would teach other languages' words.
 FOREIGN_DOCS = re.compile(r'(^|/)docs?/(?!en/)[a-z]{2}(-[a-z]+)?/')
 MAX_README_PER_REPO = 1500
@@ -302,7 +305,8 @@ def main():
                 if os.path.splitext(path)[1].lower() in DOC_EXT and not FOREIGN_DOCS.search(path):
                     readme += readme_pairs(path, text, defs)
             pairs += readme[:MAX_README_PER_REPO]
-            pairs += commit_pairs(gitdir, r['commit'], recipe['commits_per_repo'])
+            if r.get('commit_pairs', True):
+                pairs += commit_pairs(gitdir, r['commit'], recipe['commits_per_repo'])
             for kind, nl, code in pairs:
                 h = hashlib.sha1((nl + '\0' + code).encode()).digest()
                 if h in seen:

@@ -12,7 +12,7 @@ mkdir -p "$WORK/model"
 python3 "$here/extract.py" --repos "$REPOS" --out "$WORK"
 python3 "$here/vocab.py" --data "$WORK" --out "$WORK/model"
 node "$here/tokenize.mjs" --data "$WORK" --model "$WORK/model"
-python3 "$here/train.py" --data "$WORK" --model "$WORK/model" --epochs "${EPOCHS:-8}"
+python3 "$here/train.py" --data "$WORK" --model "$WORK/model" --epochs "${EPOCHS:-16}" --lr-end 0.0003
 mkdir -p "$OUT"
 cp "$WORK/model/embeddings.safetensors" "$WORK/model/tokenizer.json" "$WORK/model/config.json" "$OUT/"
 python3 "$here/notice.py" --recipe "$here/recipe.json" --out "$OUT/NOTICE.md"

@@ -7,7 +7,9 @@
 2. Contrastive training: a sentence vector is the normalised sum of its token rows (exactly what
    the extension computes); InfoNCE with in-batch negatives (temperature 0.05, both directions)
    pulls each text towards its code and away from the batch's other code. Gradients by hand,
-   Adam. 2% of the pairs (whole repositories' random sample) are held out to pick the epoch.
+   Adam. 2% of the pairs (whole repositories' random sample) are held out to pick the epoch;
+   training pairs whose code is identical to a held-out pair's (a docstring's twin, one commit
+   message's twin hunks) are dropped from training, so nothing held out is seen.
 3. Storage: int8 rows with one float32 scale per row (`embeddings` I8 + `scales` F32).
 
 Usage: train.py --data DIR --model MODEL_DIR [--dims 256] [--epochs 6]
@@ -24,7 +26,7 @@ import scipy.sparse as sp
 
 def load(data):
     flat = np.fromfile(os.path.join(data, 'ids.bin'), dtype=np.int32)
-    q_rows, q_cols, c_rows, c_cols = [], [], [], []
+    q_rows, q_cols, c_rows, c_cols, code_key = [], [], [], [], []
     i = at = 0
     n = len(flat)
     while at < n:
@@ -36,8 +38,9 @@ def load(data):
         q_cols.append(q)
         c_rows.append(np.full(len(c), i, np.int32))
         c_cols.append(c)
+        code_key.append(hash(c.tobytes()))
         i += 1
-    return i, np.concatenate(q_rows), np.concatenate(q_cols), np.concatenate(c_rows), np.concatenate(c_cols)
+    return i, np.concatenate(q_rows), np.concatenate(q_cols), np.concatenate(c_rows), np.concatenate(c_cols), code_key
 
 
 def csr(rows, cols, n, v):
@@ -113,12 +116,13 @@ def main():
     ap.add_argument('--epochs', type=int, default=6)
     ap.add_argument('--batch', type=int, default=512)
     ap.add_argument('--lr', type=float, default=0.003)
+    ap.add_argument('--lr-end', type=float, default=None, help='cosine decay of the learning rate to this value over all epochs (default: constant)')
     ap.add_argument('--tau', type=float, default=0.05)
     ap.add_argument('--seed', type=int, default=13)
     a = ap.parse_args()
     t0 = time.time()
     vocab = len(json.load(open(os.path.join(a.model, 'tokenizer.json')))['model']['vocab'])
-    n, qr, qc, cr, cc = load(a.data)
+    n, qr, qc, cr, cc, code_key = load(a.data)
     Q = csr(qr, qc, n, vocab)
     C = csr(cr, cc, n, vocab)
     keep = (np.asarray(Q.sum(1)).ravel() > 0) & (np.asarray(C.sum(1)).ravel() > 0)
@@ -127,6 +131,8 @@ def main():
     rng.shuffle(ids)
     hold = ids[: max(1000, len(ids) // 50)]
     train = ids[len(hold):]
+    held_code = {code_key[i] for i in hold}
+    train = np.array([i for i in train if code_key[i] not in held_code], dtype=ids.dtype)
     print(f'{n} pairs ({len(train)} train, {len(hold)} held out), vocab {vocab}, {time.time() - t0:.0f} s', flush=True)
 
     E = lsa_init(Q[train], C[train], a.dims, a.seed)
@@ -137,6 +143,7 @@ def main():
     b1, b2, step = 0.9, 0.999, 0
     best = (-1, None, 0)
     B = a.batch
+    total_steps = a.epochs * (len(train) // B)
     for ep in range(a.epochs):
         rng.shuffle(train)
         loss_sum = 0
@@ -164,6 +171,9 @@ def main():
             m = b1 * m + (1 - b1) * g
             v = b2 * v + (1 - b2) * g * g
             lr = a.lr * min(1.0, step / 100)
+            if a.lr_end is not None:
+                frac = min(1.0, step / total_steps)
+                lr = a.lr_end + (lr - a.lr_end) * 0.5 * (1 + np.cos(np.pi * frac))
             E -= lr * (m / (1 - b1 ** step)) / (np.sqrt(v / (1 - b2 ** step)) + 1e-8)
         r1, mrr = recall_at_1(Q, C, E, hold)
         print(f'epoch {ep + 1}: loss {loss_sum / max(1, len(train) // B):.3f}, held-out R@1 {r1:.3f} MRR {mrr:.3f}, {time.time() - t0:.0f} s', flush=True)
