@@ -144,6 +144,29 @@ describe('hybrid search (BM25 + static embeddings)', function () {
       assert.deepEqual(warnings, []);
     });
 
+    it('a model whose weights change under the same id: the old vectors are dropped and the workspace embedded again', async () => {
+      const models = path.join(root, 'models-upd');
+      writeStaticModel(path.join(models, 'toy'), VOCAB, ROWS, 'I8');
+      const ask = async (c: Core) => (await c.service.request(QgptRelevance, { query: 'config', paths: [c.index.folders()[0]!], options: {} })).relevant.iterable[0]!.path ?? '';
+      let c = await open('upd', models);
+      assert.match(await ask(c), /settings\.py$/);
+      await c.dispose();
+      core = undefined;
+      // The same folder, new weights: the settings and network axes swapped.
+      writeStaticModel(path.join(models, 'toy'), VOCAB, ROWS.map(([a, b, x, y]) => [b!, a!, x!, y!]), 'I8');
+      c = core = await createCore({ dataDir: path.join(root, 'data-upd'), modelsDir: models, folders: [path.join(root, 'repo-upd')], log, autoIndex: false, settings: { embeddingModel: 'toy' } });
+      await c.index.indexAll();
+      await c.index.embedNow();
+      const st = await c.index.currentStatus();
+      assert.equal(st.embedded, st.chunks, 'every chunk embedded with the new weights');
+      // With the old vectors kept, the new query vector ("config" now on the network axis) found net.py.
+      assert.match(await ask(c), /settings\.py$/);
+      const tables: string[] = [];
+      const walk = (d: string) => { for (const e of fs.readdirSync(d, { withFileTypes: true })) if (e.isDirectory()) (/^vectors_/.test(e.name) ? tables.push(e.name) : walk(path.join(d, e.name))); };
+      walk(path.join(root, 'data-upd'));
+      assert.equal(tables.length, 1, `one vectors table left: ${tables.join(', ')}`);
+    });
+
     it('a corrupt model file: one clear warning, and search answers on BM25', async () => {
       const models = path.join(root, 'models-bad');
       writeStaticModel(path.join(models, 'toy'), VOCAB, ROWS, 'I8');

@@ -9,6 +9,12 @@ import type { SnippetInfo } from '../protocol/wire';
 export interface Embedder {
   readonly modelId: string;
   readonly dims: number;
+  /**
+   * What the vectors depend on beyond the model id, when the files behind one id can change (a
+   * digest of a static model's weights and vocabulary): stored vectors are kept per id and version,
+   * so an updated model never compares its query vectors with the old model's.
+   */
+  readonly version?: string;
   /** Unit-length sentence vectors, one per text, in order. */
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
   /** Token count with the model's own tokenizer (for budgets and batching). */

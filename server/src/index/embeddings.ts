@@ -91,11 +91,16 @@ export class EmbeddingQueue {
       return null;
     }
     this.progress.bm25Only = false;
-    if (this.vectorsLoadedFor !== e.modelId) {
+    const key = e.version ? `${e.modelId}@${e.version}` : e.modelId;
+    if (this.vectorsLoadedFor !== key) {
       const { engine, store } = this.ctx;
-      this.vectorsLoadedFor = e.modelId;
+      this.vectorsLoadedFor = key;
       engine.clearVectors();
-      this.vectorsTable = store!.vectorsTable(e.modelId, e.dims);
+      if (e.version) {
+        const dropped = await store!.dropOtherVersions(e.modelId, e.dims, e.version);
+        if (dropped.length) this.ctx.log.info(`the embedding model ${e.modelId} changed: its old vectors were dropped, the workspace is embedded again`);
+      }
+      this.vectorsTable = store!.vectorsTable(e.modelId, e.dims, e.version);
       const rows = await store!.readAll<{ hash: string; vector: { toArray(): Float32Array } }>(await this.vectorsTable);
       for (const r of rows) engine.setVector(r.hash, r.vector.toArray());
     }

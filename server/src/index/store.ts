@@ -44,6 +44,10 @@ export function tableKey(prefix: string, s: string): string {
   return `${prefix}_${createHash('sha1').update(s).digest('hex').slice(0, 16)}`;
 }
 
+function vectorsName(modelId: string, dims: number, version?: string): string {
+  return tableKey(`vectors_${dims}`, modelId) + (version ? `_v${version}` : '');
+}
+
 /** SQL string literal for a LanceDB filter. */
 export function sqlString(s: string): string {
   return `'${s.replace(/'/g, "''")}'`;
@@ -125,8 +129,18 @@ export class IndexStore {
     return this.table('assets', () => this.assetSchema());
   }
 
-  vectorsTable(modelId: string, dims: number): Promise<Table> {
-    return this.table(tableKey(`vectors_${dims}`, modelId), () => this.vectorSchema(dims));
+  /** The vectors of one embedding model (and version: see `Embedder.version`). */
+  vectorsTable(modelId: string, dims: number, version?: string): Promise<Table> {
+    return this.table(vectorsName(modelId, dims, version), () => this.vectorSchema(dims));
+  }
+
+  /** Drops the vectors of this model's other versions (made by weights it no longer has). */
+  async dropOtherVersions(modelId: string, dims: number, version: string): Promise<string[]> {
+    const base = tableKey(`vectors_${dims}`, modelId);
+    const keep = vectorsName(modelId, dims, version);
+    const stale = (await this.db.tableNames()).filter((n) => (n === base || n.startsWith(base + '_v')) && n !== keep);
+    for (const n of stale) await this.db.dropTable(n);
+    return stale;
   }
 
   async readAll<T>(t: Table, columns?: string[]): Promise<T[]> {

@@ -16,6 +16,10 @@ export class ManagedEmbedder implements Embedder {
     return this.tokenizerOwner.countTokens(text);
   }
 
+  get version(): string | undefined {
+    return 'version' in this.tokenizerOwner ? this.tokenizerOwner.version : undefined;
+  }
+
   async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
     try {
       return await (await this.acquire()).embed(texts, signal);

@@ -11,6 +11,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { createHash } from 'node:crypto';
 import { Tokenizer } from '@huggingface/tokenizers';
 import type { Embedder } from '../core/interfaces';
 import { cancelled, unavailable } from '../core/errors';
@@ -124,6 +125,7 @@ export class StaticEmbedder implements Embedder {
     private readonly normalize: boolean,
     readonly maxTokens: number,
     private readonly fast: FastWordPiece | null,
+    readonly version: string,
   ) {}
 
   /** Loads a folder; a missing or malformed file is an `unavailable` error that names it. */
@@ -164,7 +166,8 @@ export class StaticEmbedder implements Embedder {
         break;
       }
     }
-    const tensors = parseSafetensors(await read(weights), path.join(dir, weights));
+    const weightBytes = await read(weights);
+    const tensors = parseSafetensors(weightBytes, path.join(dir, weights));
     const emb = tensors.get('embeddings') ?? (tensors.size === 1 ? [...tensors.values()][0] : undefined);
     if (!emb || emb.shape.length !== 2) throw unavailable(`static embedding model ${dir}: ${weights} has no 2-D 'embeddings' tensor`);
     const [rows, dims] = emb.shape as [number, number];
@@ -200,7 +203,9 @@ export class StaticEmbedder implements Embedder {
     const unkToken = (tokJson.model as { unk_token?: string } | undefined)?.unk_token;
     const unkId = unkToken ? tokenizer.token_to_id(unkToken) : undefined;
     const maxTokens = typeof config.max_length === 'number' && config.max_length > 0 ? config.max_length : 512;
-    return new StaticEmbedder(modelId, dims, tokenizer, mat, rows, mapping, unkId, config.normalize !== false, maxTokens, FastWordPiece.from(tokJson));
+    // The weights and the vocabulary decide every vector (a few milliseconds for 8 MB).
+    const version = createHash('sha256').update(weightBytes).update(JSON.stringify(tokJson.model ?? {})).digest('hex').slice(0, 16);
+    return new StaticEmbedder(modelId, dims, tokenizer, mat, rows, mapping, unkId, config.normalize !== false, maxTokens, FastWordPiece.from(tokJson), version);
   }
 
   /** Token ids as embedded: no special tokens, no unknown token, at most `maxTokens`. */
