@@ -154,9 +154,7 @@ describe('hybrid search (BM25 + static embeddings)', function () {
       core = undefined;
       // The same folder, new weights: the settings and network axes swapped.
       writeStaticModel(path.join(models, 'toy'), VOCAB, ROWS.map(([a, b, x, y]) => [b!, a!, x!, y!]), 'I8');
-      c = core = await createCore({ dataDir: path.join(root, 'data-upd'), modelsDir: models, folders: [path.join(root, 'repo-upd')], log, autoIndex: false, settings: { embeddingModel: 'toy' } });
-      await c.index.indexAll();
-      await c.index.embedNow();
+      c = await open('upd', models);
       const st = await c.index.currentStatus();
       assert.equal(st.embedded, st.chunks, 'every chunk embedded with the new weights');
       // With the old vectors kept, the new query vector ("config" now on the network axis) found net.py.

@@ -74,11 +74,7 @@ describe('askcode CLI messages (serve, index, ask)', function () {
   it('ask on a folder never indexed: the built-in model embeds it first, so the answer is hybrid', () => {
     const fresh = tempDir('cli-fresh');
     try {
-      const r = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'ask', 'How is the cart total computed?', '--path', repo.dir, '--json', '--data-dir', fresh], {
-        env: { ...process.env, ASKCODE_MODELS_DIR: SHARED_MODELS, ASKCODE_LOG_LEVEL: 'warn' },
-        encoding: 'utf8',
-        timeout: 80_000,
-      });
+      const r = run('ask', 'How is the cart total computed?', '--path', repo.dir, '--json', '--data-dir', fresh);
       assert.equal(r.status, 0, r.stderr);
       const out = JSON.parse(r.stdout) as { relevant: { place: string; signals?: { bm25?: number; dense?: number; fused: number } }[] };
       assert.match(out.relevant[0]!.place, /^src\/cart\.ts:/);
