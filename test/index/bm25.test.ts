@@ -100,6 +100,13 @@ describe('index/bm25', () => {
       }
     };
     check();
+    // The end of a run gives back the slack of growth (live postings plus an eighth each), exactly.
+    let live = 0;
+    for (const ws of truth.values()) live += ws.size;
+    assert.ok(idx.slots > live * 1.5, `${idx.slots} slots for ${live} postings before`);
+    idx.trim();
+    assert.ok(idx.slots <= live * 1.25 + 600, `${idx.slots} slots for ${live} postings after`);
+    check();
     // Remove two thirds (compaction and repacking run), then add more.
     for (const d of [...truth.keys()]) if (d % 3) {
       idx.remove(d);
@@ -110,6 +117,8 @@ describe('index/bm25', () => {
       const words = [`t${Math.floor(rand() * 300)}`, 't1'];
       truth.set(doc(idx, words.join(' ')), new Set(words));
     }
+    check();
+    idx.trim();
     check();
   });
 

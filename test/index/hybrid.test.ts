@@ -103,7 +103,8 @@ describe('hybrid search (BM25 + static embeddings)', function () {
     assert.equal(e.vectorCount, 1001);
     for (const i of [2000, 2500, 2999]) {
       const hit = e.search(`m${i}`, { queryVector: q }).hits.find((h) => h.chunk.rel === `m${i}.py`)!;
-      assert.ok(Math.abs(hit.dense! - Math.cos(i)) < 1e-6, `m${i}: ${hit.dense} vs ${Math.cos(i)}`);
+      // Rows are int8 with a scale per row: within half a step (max / 254) of the float.
+      assert.ok(Math.abs(hit.dense! - Math.cos(i)) < 0.005, `m${i}: ${hit.dense} vs ${Math.cos(i)}`);
     }
   });
 

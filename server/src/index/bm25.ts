@@ -64,6 +64,11 @@ export class Bm25 {
     return this.liveDocs;
   }
 
+  /** Posting slots held (live postings and spare room): what `trim` gives back. */
+  get slots(): number {
+    return this.poolDocs.length;
+  }
+
   /** Adds a document; `tf` maps term → (field-weighted) frequency; returns its doc number. */
   add(tf: Map<string, number>, len: number): number {
     const doc = this.docLen.length;
@@ -260,12 +265,28 @@ export class Bm25 {
     this.postCap[id] = cap;
   }
 
-  /** Writes every term's region again, back to back with a quarter spare each: no waste left. */
-  private repack(): void {
+  /**
+   * Gives back the slack of bulk loading once a run of additions is over: postings grown by
+   * doubling, regions left behind by moves and the pools' spare room held about three slots per
+   * posting (156 MB of 207 at 100k chunks). Repacked with an eighth spare per term and no spare
+   * pool; the next growth takes room again. Nothing happens when the slack is small.
+   */
+  trim(): void {
+    let live = 0;
+    for (const n of this.postLen) live += n;
+    if (this.poolDocs.length > 4096 && this.poolDocs.length > live * 1.5) this.repack(3, 1);
+    if (this.termPool.length > 1024 && this.termPool.length > this.poolLen * 1.25) this.termPool = this.termPool.slice(0, Math.max(1024, this.poolLen));
+  }
+
+  /**
+   * Writes every term's region again, back to back with `n >> spareShift` spare slots each and a
+   * pool of `poolSpare` times their sum: no waste left.
+   */
+  private repack(spareShift = 2, poolSpare = 1.25): void {
     let total = 0;
-    const caps = this.postLen.map((n) => Math.max(2, n + (n >> 2)));
+    const caps = this.postLen.map((n) => Math.max(2, n + (n >> spareShift)));
     for (const c of caps) total += c;
-    const d = new Int32Array(Math.max(4096, Math.ceil(total * 1.25)));
+    const d = new Int32Array(Math.max(4096, Math.ceil(total * poolSpare)));
     const t = new Float32Array(d.length);
     let at = 0;
     for (let id = 0; id < caps.length; id++) {

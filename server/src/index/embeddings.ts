@@ -103,6 +103,7 @@ export class EmbeddingQueue {
       this.vectorsTable = store!.vectorsTable(e.modelId, e.dims, e.version);
       const rows = await store!.readAll<{ hash: string; vector: { toArray(): Float32Array } }>(await this.vectorsTable);
       for (const r of rows) engine.setVector(r.hash, r.vector.toArray());
+      engine.trim();
     }
     this.embedder = e;
     return e;
@@ -163,6 +164,7 @@ export class EmbeddingQueue {
     await writing;
     if (writeError) throw writeError;
     await store!.compact(table);
+    engine.trim();
     this.ctx.log.info(`embedded ${counts.embedded - startCount} chunks with ${e.modelId}`);
   }
 }

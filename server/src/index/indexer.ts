@@ -142,6 +142,7 @@ export class Indexer {
       if (batchPaths.length >= WRITE_BATCH_FILES) await flush();
     }
     await flush();
+    engine.trim();
     if (changed.length || removed.length) await store!.compact(table);
     counts.chunks = engine.chunkCount;
     this.ctx.log.info(`indexed ${root.folder}: ${found.length} files (${changed.length} changed, ${removed.length} removed), ${engine.chunkCount} chunks in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -229,6 +229,8 @@ registerBench({
       const stop = await profile(profileDir, `queries-${big / 1000}k`);
       const atN = await timeQueries(core, queries, slow);
       await stop();
+      // Chunks with a vector: every synthetic chunk has one (dense scoring is timed, not skipped).
+      out[`vectors_${big / 1000}k`] = core.index.engine.vectorCount;
       out[`p50_ms_${big / 1000}k`] = atN.p50;
       out[`p95_ms_${big / 1000}k`] = atN.p95;
       out[`p50_cpu_ms_${big / 1000}k`] = atN.cpuP50;

@@ -67,14 +67,19 @@ export function addSyntheticChunks(engine: SearchEngine, n: number, dims?: numbe
       const src = real[(f * perFile + j) % real.length]!;
       const hash = createHash('sha1').update(`synthetic${f}:${j}`).digest('hex');
       recs.push({ ...src, id: 'x' + hash.slice(0, 24), file: key, rel: `synthetic/${f}/${src.rel}`, hash });
-      if (dims) {
+    }
+    engine.setFile(key, `synthetic/${f}/${recs[0]!.rel}`, recs);
+    // After the file: a vector is kept only for a hash some live chunk has.
+    if (dims) {
+      for (const r of recs) {
         const v = new Float32Array(dims);
         let norm = 0;
         for (let i = 0; i < dims; i++) norm += (v[i] = Math.random() - 0.5) ** 2;
         for (let i = 0; i < dims; i++) v[i]! /= Math.sqrt(norm);
-        engine.setVector(hash, v);
+        engine.setVector(r.hash, v);
       }
     }
-    engine.setFile(key, `synthetic/${f}/${recs[0]!.rel}`, recs);
   }
+  // As the indexing and embedding runs that would have added them end.
+  engine.trim();
 }
