@@ -43,6 +43,29 @@ def load(data):
     return i, np.concatenate(q_rows), np.concatenate(q_cols), np.concatenate(c_rows), np.concatenate(c_cols), code_key
 
 
+def batches(train, repo_of, B, same_frac, rng):
+    """Batches of B pair ids for one epoch. A `same_frac` share of the pairs is batched within its
+    repository (the rest, and each repository's remainder, mixed): a batch of one repository's
+    code makes its other code the negatives, the choice retrieval faces inside one workspace,
+    where a mixed batch is mostly told apart by which project's vocabulary it uses."""
+    rng.shuffle(train)
+    if same_frac <= 0:
+        return [train[s:s + B] for s in range(0, len(train) - B + 1, B)]
+    n_same = int(len(train) * same_frac)
+    groups = {}
+    for i in train[:n_same]:
+        groups.setdefault(repo_of[i], []).append(i)
+    out, rest = [], list(train[n_same:])
+    for g in groups.values():
+        full = len(g) // B * B
+        out += [np.array(g[s:s + B]) for s in range(0, full, B)]
+        rest += g[full:]
+    rest = np.array(rest, dtype=train.dtype)
+    rng.shuffle(rest)
+    out += [rest[s:s + B] for s in range(0, len(rest) - B + 1, B)]
+    return [out[k] for k in rng.permutation(len(out))]
+
+
 def csr(rows, cols, n, v):
     m = sp.csr_matrix((np.ones(len(rows), np.float32), (rows, cols)), shape=(n, v))
     m.sum_duplicates()
@@ -119,6 +142,7 @@ def main():
     ap.add_argument('--lr-end', type=float, default=None, help='cosine decay of the learning rate to this value over all epochs (default: constant)')
     ap.add_argument('--tau', type=float, default=0.05)
     ap.add_argument('--seed', type=int, default=13)
+    ap.add_argument('--same-repo', type=float, default=0.0, help='share of the pairs batched within their repository (0: all batches mixed)')
     a = ap.parse_args()
     t0 = time.time()
     vocab = len(json.load(open(os.path.join(a.model, 'tokenizer.json')))['model']['vocab'])
@@ -133,6 +157,8 @@ def main():
     train = ids[len(hold):]
     held_code = {code_key[i] for i in hold}
     train = np.array([i for i in train if code_key[i] not in held_code], dtype=ids.dtype)
+    repos_file = os.path.join(a.data, 'repos.json')
+    repo_of = [r.split(':')[0] for r in json.load(open(repos_file))] if a.same_repo > 0 else None
     print(f'{n} pairs ({len(train)} train, {len(hold)} held out), vocab {vocab}, {time.time() - t0:.0f} s', flush=True)
 
     E = lsa_init(Q[train], C[train], a.dims, a.seed)
@@ -145,10 +171,8 @@ def main():
     B = a.batch
     total_steps = a.epochs * (len(train) // B)
     for ep in range(a.epochs):
-        rng.shuffle(train)
         loss_sum = 0
-        for s in range(0, len(train) - B + 1, B):
-            idx = train[s:s + B]
+        for idx in batches(train, repo_of, B, a.same_repo, rng):
             Qb, Cb = Q[idx], C[idx]
             q, _, qn = encode(Qb, E)
             c, _, cn = encode(Cb, E)
