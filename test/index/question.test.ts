@@ -47,6 +47,15 @@ describe('question: what a question asks', () => {
     assert.equal(analyzeQuestion('How do I load config from environment variables?').howTo, true);
   });
 
+  it('reads the kind of definition a question names beside a name', () => {
+    const kinds = (q: string) => analyzeQuestion(q).symbols.map((s) => `${s.name}:${s.kind ?? '-'}`);
+    assert.deepEqual(kinds('where is the Context class defined?'), ['Context:class']);
+    assert.deepEqual(kinds('where is the `Context` interface declared?'), ['Context:interface']);
+    assert.deepEqual(kinds('what does the parse_args function return?'), ['parse_args:function']);
+    assert.deepEqual(kinds('where is type `RouterOptions` defined?'), ['RouterOptions:type']);
+    assert.deepEqual(kinds('what does getCookie do with signed cookies?'), ['getCookie:-']);
+  });
+
   it('recognises tests, mocks, fixtures, benchmarks and examples across ecosystems', () => {
     for (const p of ['src/__tests__/a.ts', 'src/a.test.ts', 'src/a.spec.ts', 'src/router/trie-mock.ts', 'runtime-tests/bun/index.ts', 'tests/test_app.py',
       'src/pkg/test_app.py', 'conftest.py', 'src/_pytest/testing/x.py', 'cmd/server_test.go', 'pkg/testdata/a.go', 'crate/tests/it.rs',
@@ -81,6 +90,9 @@ describe('question: relevance for questions in the real worker', function () {
     const noisy = 'route pattern compile path: compile each route pattern into a path; compiled patterns, compiled paths, route patterns\n';
     put('src/router/trie-mock.ts', `// ${noisy}export const compiledRoutePatternPaths = ['/a', '/b'] // ${noisy}`);
     put('benchmarks/compile-route-patterns.ts', `// ${noisy}// ${noisy}export function benchCompileRoutePatterns(paths: string[]) { return paths }\n`);
+    // A class and an interface of one name: the question's noun says which.
+    put('src/context.ts', 'export class Context {\n  req: unknown\n  constructor(req: unknown) {\n    this.req = req\n  }\n}\n');
+    put('src/jsx/context.ts', '// The Context a class component reads: defined once per class, each class defined with its Context.\nexport interface Context<T> {\n  values: T[]\n}\nexport const globalContexts: Context<unknown>[] = []\n');
     // "handler" in a path, against a file that talks about what happens when a handler throws.
     put('src/adapter/lambda/handler.ts', 'export function toLambdaEvent(event: unknown) {\n  return { event }\n}\n');
     put('src/hono-base.ts', [
@@ -124,6 +136,11 @@ describe('question: relevance for questions in the real worker', function () {
     const ts = await ask('what does `TrieRouter.match` do?');
     assert.equal(ts[0]?.rel, 'src/router/trie.ts');
     assert.ok(ts[0]!.start <= 8 && ts[0]!.end >= 8);
+  });
+
+  it('of a class and an interface with one name, ranks the kind the question names first', async () => {
+    assert.equal((await firstFiles('where is the Context class defined?', 1))[0], 'src/context.ts');
+    assert.equal((await firstFiles('where is the Context interface defined?', 1))[0], 'src/jsx/context.ts');
   });
 
   it('asked where a name is called or used, ranks its call sites above its definition', async () => {

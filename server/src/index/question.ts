@@ -14,7 +14,18 @@ export interface NamedSymbol {
   name: string;
   /** Backticked or shaped like code (camelCase, snake_case, dotted): trusted more than a Capitalised word. */
   codeShaped: boolean;
+  /** The kind of definition the question names beside it: "the Context class", "function parse". */
+  kind?: AskedKind;
 }
+
+/** Kinds of definition a question can name (as the symbol index calls them; a struct is a class). */
+export type AskedKind = 'class' | 'interface' | 'type' | 'enum' | 'function' | 'method' | 'constant';
+const KIND_WORDS: Record<string, AskedKind> = {
+  class: 'class', struct: 'class', exception: 'class', interface: 'interface', protocol: 'interface', trait: 'interface',
+  type: 'type', enum: 'enum', function: 'function', func: 'function', method: 'method', constant: 'constant',
+};
+const KIND_AFTER = /^\s+(class|struct|exception|interface|protocol|trait|type|enum|function|func|method|constant)\b/i;
+const KIND_BEFORE = /\b(class|struct|interface|protocol|trait|type|enum|function|func|method|constant)\s+$/i;
 
 export interface QuestionInfo {
   /** A question in prose ("how does…", "where is…?"), short enough to be one. */
@@ -68,10 +79,10 @@ const CODE_SPAN = /`([^`\n]{1,120})`/g;
 const CODE_SHAPED = /(?<![A-Za-z0-9_.])(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Za-z0-9]*_[A-Za-z0-9_]+|[A-Z][a-z0-9]+)(?:\(\))?(?![A-Za-z0-9_])/g;
 /** A plain word the question's grammar makes a name: "the compose function", "where is compose called". */
 const NAMED_BY_ROLE = [
-  /\bthe ([A-Za-z_][A-Za-z0-9_]*) (?:function|method|class|constant|interface|type|enum|decorator|helper|hook|property|attribute)\b/gi,
-  /\b(?:where|how) (?:is|are) (?:the )?([A-Za-z_][A-Za-z0-9_]*) (?:called|used|defined|declared|implemented|invoked|tested)\b/gi,
-  /\bwhat does (?:the )?([A-Za-z_][A-Za-z0-9_]*) do\b/gi,
-  /\b(?:who|what) (?:calls|uses) (?:the )?([A-Za-z_][A-Za-z0-9_]*)\b/gi,
+  /\bthe ([A-Za-z_][A-Za-z0-9_]*) (?:function|method|class|constant|interface|type|enum|decorator|helper|hook|property|attribute)\b/dgi,
+  /\b(?:where|how) (?:is|are) (?:the )?([A-Za-z_][A-Za-z0-9_]*) (?:called|used|defined|declared|implemented|invoked|tested)\b/dgi,
+  /\bwhat does (?:the )?([A-Za-z_][A-Za-z0-9_]*) do\b/dgi,
+  /\b(?:who|what) (?:calls|uses) (?:the )?([A-Za-z_][A-Za-z0-9_]*)\b/dgi,
 ];
 const HOW_TO = /\b(how (?:do|can|should|would) (?:i|we|you|one)|how to|what should (?:i|we)|is there a way|can i|should i)\b/i;
 const ASKS_FOR_TESTS = /\b(tested|tests? (?:for|of|that cover|covering)|test cases?|test coverage|which tests?|unit tests?|how (?:is|are|do|does) [^?]{0,60}\btest)\b/i;
@@ -99,14 +110,20 @@ export function analyzeQuestion(text: string): QuestionInfo {
   const trimmed = text.trim();
   const natural = trimmed.length <= MAX_QUESTION_CHARS && (QUESTION_START.test(trimmed) || /\?\s*$/.test(trimmed)) && !/\n\s*\n/.test(trimmed);
   const symbols = new Map<string, NamedSymbol>();
-  const add = (raw: string, codeShaped: boolean) => {
+  const prose = trimmed.replace(CODE_SPAN, ' ');
+  /** The question with its backticks as spaces: what a code span's neighbouring noun is read from. */
+  const unquoted = trimmed.replace(/`/g, ' ');
+  const add = (raw: string, codeShaped: boolean, at?: number, text = prose) => {
     const name = raw.replace(/\(\)$/, '').replace(/^[.:]+|[.:]+$/g, '');
     if (name.length < 3 || name.length > 100 || !/^[A-Za-z_$][A-Za-z0-9_$.:#]*$/.test(name)) return;
     const prev = symbols.get(name);
-    if (!prev || (codeShaped && !prev.codeShaped)) symbols.set(name, { name, codeShaped });
+    // The noun beside the name says which definition is meant ("the Context class", "type Options").
+    const near = at === undefined ? undefined : (KIND_AFTER.exec(text.slice(at + raw.length)) ?? KIND_BEFORE.exec(text.slice(Math.max(0, at - 12), at)));
+    const kind = near ? KIND_WORDS[near[1]!.toLowerCase()] : undefined;
+    if (!prev || (codeShaped && !prev.codeShaped)) symbols.set(name, { name, codeShaped, ...(kind ? { kind } : {}) });
+    else if (kind && !prev.kind) prev.kind = kind;
   };
-  for (const m of trimmed.matchAll(CODE_SPAN)) add(m[1]!.trim(), true);
-  const prose = trimmed.replace(CODE_SPAN, ' ');
+  for (const m of trimmed.matchAll(CODE_SPAN)) add(m[1]!.trim(), true, m.index! + 1 + m[1]!.indexOf(m[1]!.trim()), unquoted);
   for (const m of prose.matchAll(CODE_SHAPED)) {
     const w = m[0];
     if (CAPITALISED.test(w)) {
@@ -115,16 +132,16 @@ export function analyzeQuestion(text: string): QuestionInfo {
       const before = prose.slice(0, m.index).trimEnd();
       if (!before || /[.!?:]$/.test(before)) continue;
       const after = prose.slice(m.index! + w.length);
-      if (CLASS_NOUN.test(after) || ASKS_DEFINITION.test(prose)) add(w, false);
+      if (CLASS_NOUN.test(after) || ASKS_DEFINITION.test(prose)) add(w, false, m.index);
     } else {
-      add(w, true);
+      add(w, true, m.index);
     }
   }
-  for (const m of prose.matchAll(DOTTED_NAME)) if (!FILE_EXT.test(m[0]) && !/^(e\.g|i\.e|etc)\b/i.test(m[0])) add(m[0], true);
+  for (const m of prose.matchAll(DOTTED_NAME)) if (!FILE_EXT.test(m[0]) && !/^(e\.g|i\.e|etc)\b/i.test(m[0])) add(m[0], true, m.index);
   for (const re of NAMED_BY_ROLE) {
     for (const m of prose.matchAll(re)) {
       const w = m[1]!;
-      if (!isStopWord(w.toLowerCase()) && !NOT_NAMES.has(w.toLowerCase())) add(w, true);
+      if (!isStopWord(w.toLowerCase()) && !NOT_NAMES.has(w.toLowerCase())) add(w, true, m.indices![1]![0]);
     }
   }
   const intent: SymbolIntent = USAGE.some((re) => re.test(trimmed)) ? 'usage' : DEFINITION.test(trimmed) ? 'definition' : 'about';

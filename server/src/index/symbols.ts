@@ -494,7 +494,7 @@ const CLASS_LIKE = new Set<SymbolKind>(['class', 'interface', 'type', 'enum']);
  * English words that happen to be method names elsewhere do not move the ranking.
  */
 export function symbolTargets(
-  named: { name: string; codeShaped: boolean }[],
+  named: { name: string; codeShaped: boolean; kind?: SymbolKind }[],
   intent: 'definition' | 'usage' | 'about',
   symbols: SymbolIndex,
   aboutTests: boolean,
@@ -520,8 +520,11 @@ export function symbolTargets(
     }
     if (!s.codeShaped) defs = defs.filter((d) => CLASS_LIKE.has(d.kind) && d.match === 0);
     if (!aboutTests && defs.some((d) => !d.test)) defs = defs.filter((d) => !d.test);
+    if (!defs.length || new Set(defs.map((d) => d.path)).size > MAX_DEFINING_FILES) continue;
+    // "The Context class": of a class and an interface of that name, the class (a name defined all
+    // over, like "the example function", stays too common to point anywhere).
+    if (s.kind && defs.some((d) => d.kind === s.kind)) defs = defs.filter((d) => d.kind === s.kind);
     const files = new Set(defs.map((d) => d.path));
-    if (!files.size || files.size > MAX_DEFINING_FILES) continue;
     if (intent === 'usage') {
       const refs = references(s.name).filter((r) => aboutTests || !isTestPath(r.relativePath));
       const calls = refs.some((r) => r.kind === 'call') ? refs.filter((r) => r.kind === 'call') : refs;
