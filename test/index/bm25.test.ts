@@ -107,6 +107,14 @@ describe('index/bm25', () => {
     idx.trim();
     assert.ok(idx.slots <= live * 1.25 + 600, `${idx.slots} slots for ${live} postings after`);
     check();
+    // A few edits later the pool has not grown: the next run's end has nothing to repack.
+    const trimmed = idx.slots;
+    for (let i = 0; i < 20; i++) {
+      const words = [`t${Math.floor(rand() * 300)}`, 't1', 't298', 't299'];
+      truth.set(doc(idx, words.join(' ')), new Set(words));
+    }
+    assert.equal(idx.slots, trimmed);
+    check();
     // Remove two thirds (compaction and repacking run), then add more.
     for (const d of [...truth.keys()]) if (d % 3) {
       idx.remove(d);

@@ -268,13 +268,14 @@ export class Bm25 {
   /**
    * Gives back the slack of bulk loading once a run of additions is over: postings grown by
    * doubling, regions left behind by moves and the pools' spare room held about three slots per
-   * posting (156 MB of 207 at 100k chunks). Repacked with an eighth spare per term and no spare
-   * pool; the next growth takes room again. Nothing happens when the slack is small.
+   * posting (156 MB of 207 at 100k chunks). Repacked with an eighth spare per term and 5% spare
+   * at the end of the pool, so that the edits that follow move regions without growing the pool
+   * (and the next run end finds nothing to repack). Nothing happens when the slack is small.
    */
   trim(): void {
     let live = 0;
     for (const n of this.postLen) live += n;
-    if (this.poolDocs.length > 4096 && this.poolDocs.length > live * 1.5) this.repack(3, 1);
+    if (this.poolDocs.length > 4096 && this.poolDocs.length > live * 1.5) this.repack(3, 1.05);
     if (this.termPool.length > 1024 && this.termPool.length > this.poolLen * 1.25) this.termPool = this.termPool.slice(0, Math.max(1024, this.poolLen));
   }
 

@@ -242,9 +242,10 @@ export class SearchEngine {
     this.chunkIdx.trim();
     this.fileIdx.trim();
     this.pathIdx.trim();
+    // 5% spare rows: the embeddings of the next few edits fit without growing the matrix again.
     const used = this.rows * this.dims;
-    if (this.dims && this.mat.length > 1024 * this.dims && this.mat.length > used * 1.1) {
-      this.mat = this.mat.slice(0, Math.max(used, 1024 * this.dims));
+    if (this.dims && this.mat.length > 1024 * this.dims && this.mat.length > used * 1.25) {
+      this.mat = this.mat.slice(0, Math.max(Math.ceil(this.rows * 1.05) * this.dims, 1024 * this.dims));
       this.scales = this.scales.slice(0, this.mat.length / this.dims);
       this.bits = this.bits.slice(0, (this.mat.length / this.dims) * this.words);
     }
