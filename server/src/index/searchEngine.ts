@@ -269,11 +269,21 @@ export class SearchEngine {
       nb.set(this.bits.subarray(0, this.rows * this.words));
       this.bits = nb;
     }
+    const n = v.length;
     let max = 0;
-    for (let i = 0; i < v.length; i++) max = Math.max(max, Math.abs(v[i]!));
+    for (let i = 0; i < n; i++) {
+      const a = v[i]! < 0 ? -v[i]! : v[i]!;
+      if (a > max) max = a;
+    }
     const scale = max / 127 || 1;
+    const inv = 1 / scale;
+    const mat = this.mat;
     const o = this.rows * this.dims;
-    for (let i = 0; i < v.length; i++) this.mat[o + i] = Math.round(v[i]! / scale);
+    // Int8Array stores truncate: add a half away from zero to round.
+    for (let i = 0; i < n; i++) {
+      const x = v[i]! * inv;
+      mat[o + i] = x < 0 ? x - 0.5 : x + 0.5;
+    }
     this.scales[this.rows] = scale;
     signBits(v, this.bits, this.rows * this.words);
     this.rowDoc[this.rows] = doc;
