@@ -311,16 +311,30 @@ export class SearchEngine {
       }
     }
     if (this.deadRows > 1000 && this.deadRows > this.rows / 3) {
-      const oldRows = [...this.rowDoc.slice(0, this.rows).entries()].filter(([, d]) => d >= 0);
-      const vectors = oldRows.map(([r]) => this.rowVector(r));
-      this.mat = new Int8Array(Math.max(1024, oldRows.length) * this.dims);
-      this.scales = new Float32Array(this.mat.length / this.dims);
-      this.bits = new Uint32Array((this.mat.length / this.dims) * this.words);
+      // Live rows copied as they are (int8, scale, sign bits): nothing is quantized twice.
+      const { mat, scales, bits, dims, words, rows } = this;
+      const oldDocs = this.rowDoc;
+      const cap = Math.max(1024, rows - this.deadRows);
+      this.mat = new Int8Array(cap * dims);
+      this.scales = new Float32Array(cap);
+      this.bits = new Uint32Array(cap * words);
       this.rowDoc = [];
-      this.rows = 0;
-      this.deadRows = 0;
       this.hashRow.clear();
-      oldRows.forEach(([, d], i) => this.addRow(d, vectors[i]!));
+      let k = 0;
+      for (let r = 0; r < rows; r++) {
+        const d = oldDocs[r]!;
+        if (d < 0) continue;
+        this.mat.set(mat.subarray(r * dims, (r + 1) * dims), k * dims);
+        this.scales[k] = scales[r]!;
+        this.bits.set(bits.subarray(r * words, (r + 1) * words), k * words);
+        this.rowDoc[k] = d;
+        this.docRow[d] = k;
+        const h = this.chunks[d]?.hash;
+        if (h !== undefined && !this.hashRow.has(h)) this.hashRow.set(h, k);
+        k++;
+      }
+      this.rows = k;
+      this.deadRows = 0;
     }
   }
 
