@@ -1,4 +1,5 @@
 import { stem, isStopWord } from './tokens';
+import type { SymbolKind } from '../protocol/symbols';
 
 /**
  * What a developer's question says beyond its words: whether it is a natural-language question
@@ -15,17 +16,18 @@ export interface NamedSymbol {
   /** Backticked or shaped like code (camelCase, snake_case, dotted): trusted more than a Capitalised word. */
   codeShaped: boolean;
   /** The kind of definition the question names beside it: "the Context class", "function parse". */
-  kind?: AskedKind;
+  kind?: SymbolKind;
 }
 
-/** Kinds of definition a question can name (as the symbol index calls them; a struct is a class). */
-export type AskedKind = 'class' | 'interface' | 'type' | 'enum' | 'function' | 'method' | 'constant';
-const KIND_WORDS: Record<string, AskedKind> = {
+/** Words naming a kind of definition, as the symbol index calls it (a struct is a class). */
+const KIND_WORDS: Record<string, SymbolKind> = {
   class: 'class', struct: 'class', exception: 'class', interface: 'interface', protocol: 'interface', trait: 'interface',
   type: 'type', enum: 'enum', function: 'function', func: 'function', method: 'method', constant: 'constant',
 };
-const KIND_AFTER = /^\s+(class|struct|exception|interface|protocol|trait|type|enum|function|func|method|constant)\b/i;
-const KIND_BEFORE = /\b(class|struct|interface|protocol|trait|type|enum|function|func|method|constant)\s+$/i;
+const KIND_LIST = Object.keys(KIND_WORDS).join('|');
+/** The kind word after a name ("Context class") or before it ("class Context"). */
+const KIND_AFTER = new RegExp(`^\\s+(${KIND_LIST})\\b`, 'i');
+const KIND_BEFORE = new RegExp(`\\b(${KIND_LIST})\\s+$`, 'i');
 
 export interface QuestionInfo {
   /** A question in prose ("how does…", "where is…?"), short enough to be one. */
