@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { rankPlaces } from '../../server/src/qgpt/extractive';
+import { answerOrder, rankPlaces } from '../../server/src/qgpt/extractive';
 import { hintsRules } from '../../server/src/qgpt/hints';
 import type { Passage } from '../../server/src/qgpt/seeds';
 
@@ -43,6 +43,35 @@ describe('extractive answerer: matching question words to code', () => {
   it('does not match unrelated words that only share a prefix', () => {
     const [only] = rankPlaces('Where is the validation schema?', [passage(0, 'src/x.ts', 'const value = 1;\nexport const schemaVersion = 2;')]);
     assert.ok(!only.matched.includes('validation'), only.matched.join(', '));
+  });
+});
+
+describe('extractive answerer: the order of the places', () => {
+  // Retrieval order: four files whose chunks share few of the question's words, then one that
+  // repeats them all (a docstring that mentions everything).
+  const passages = (): Passage[] => [
+    passage(0, 'src/app.ts', 'export function handleException(e: Error) {\n  return errorResponse(e);\n}'),
+    passage(1, 'src/app.ts', 'export function dispatch(req: Req) {\n  try { return run(req); } catch (e) { return handleException(e); }\n}'),
+    passage(2, 'src/router.ts', 'export function match(path: string) {\n  return routes.find((r) => r.test(path));\n}'),
+    passage(3, 'src/errors.ts', 'export class HttpError extends Error {}'),
+    passage(4, 'src/context.ts', 'export class Context {}'),
+    passage(5, 'src/request.ts', '/** The view raises an exception? The view exception is kept on the request when a view raises. */\nexport let viewException: Error | null = null;'),
+  ].map((p, i) => ({ ...p, retrieval: 1 - i * 0.12 }));
+
+  it("cites first a place from the retrieval's three best files, however many question words a lower chunk repeats", () => {
+    const ps = passages();
+    const { order } = answerOrder('What happens when a view raises an exception?', ps);
+    assert.notEqual(ps[order[0]!]!.path, 'src/request.ts', order.map((i) => ps[i]!.path).join(', '));
+    assert.ok(['src/app.ts', 'src/router.ts', 'src/errors.ts'].includes(ps[order[0]!]!.path!));
+    // The wordy place is not dropped: it comes second, ahead of places that match less.
+    assert.equal(ps[order[1]!]!.path, 'src/request.ts');
+  });
+
+  it('among the best files, the words of the question still choose', () => {
+    const ps = passages().slice(0, 3).concat(passage(3, 'src/views.ts', '/** When a view raises an exception, this handles it. */\nexport function onViewException(view: string, exception: Error) {}'));
+    ps.forEach((p, i) => (p.retrieval = 1 - i * 0.1));
+    const { order } = answerOrder('What happens when a view raises an exception?', ps);
+    assert.equal(ps[order[0]!]!.path, 'src/views.ts', 'third file in retrieval, first by its words');
   });
 });
 
