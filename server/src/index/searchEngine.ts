@@ -96,6 +96,13 @@ export interface RankParams {
    * MRR 0.830 → 0.831; qa unchanged (×0.3 measured the same).
    */
   changelogFactor: number;
+  /**
+   * A path the text names counts (mentionBonus) only while it names at most this many files: an
+   * issue's `a/__init__.py` traceback lifted every `__init__.py` of pylint above the module that
+   * was changed (swe-lite dev: that row from not in the top 10 to 7th, nothing else moved; SWE-QA
+   * and commit-eval dev unchanged).
+   */
+  maxHintFiles: number;
 }
 
 export const DEFAULT_RANK: RankParams = {
@@ -128,6 +135,7 @@ export const DEFAULT_RANK: RankParams = {
   companionTop: 3,
   companionMin: 0.3,
   changelogFactor: 0.5,
+  maxHintFiles: 3,
 };
 
 interface FileEntry {
@@ -526,13 +534,14 @@ export class SearchEngine {
     const targetAt = byDoc(targets);
     const nameAt = byDoc(names);
     const flags = this.fileFlags;
+    const hinted = this.hintedFiles(parsed.pathHints, allowed, p.maxHintFiles);
     const consider = (fd: number) => {
       if (lex[fd]! > 0) return;
       const fl = flags[fd]!;
       if (!(fl & LIVE)) return;
       const bc = bestChunk[fd]!;
       let s = (p.chunkW * (bc >= 0 ? c.scores[bc]! : 0)) / maxC + (p.fileW * f.scores[fd]!) / maxF + (pathW * pa.scores[fd]!) / maxP;
-      if (parsed.pathHints.length && parsed.pathHints.some((h) => matchesHint(this.fileByDoc[fd]!.rel, h))) s += p.mentionBonus;
+      if (hinted?.has(fd)) s += p.mentionBonus;
       const t = targetAt?.get(fd);
       if (t) s = t.definesOnly ? s * 0.5 : s + symW * t.bonus;
       const nm = nameAt?.get(fd);
@@ -555,13 +564,11 @@ export class SearchEngine {
       if (e && (!allowed || allowed[e.fileDoc])) consider(e.fileDoc);
     }
     // Files named outright but sharing no term with the text still count.
-    if (parsed.pathHints.length) {
-      for (const entry of this.files.values()) {
-        if (lex[entry.fileDoc]! > 0 || (allowed && !allowed[entry.fileDoc])) continue;
-        if (parsed.pathHints.some((h) => matchesHint(entry.rel, h))) {
-          lex[entry.fileDoc] = p.mentionBonus * (entry.test ? p.testFactor : 1);
-          lexFiles.push(entry.fileDoc);
-        }
+    if (hinted) {
+      for (const fd of hinted) {
+        if (lex[fd]! > 0) continue;
+        lex[fd] = p.mentionBonus * (flags[fd]! & TEST ? p.testFactor : 1);
+        lexFiles.push(fd);
       }
     }
     sortTop(lexFiles, lex, SORTED_FILES);
@@ -709,6 +716,24 @@ export class SearchEngine {
   }
 
   /** Files by the definition whose name the query spells out, bonus 1 for the best. */
+  /**
+   * The files the text names by path (`src/app.py`, `pkg.module`), each hint kept only while it
+   * names at most `max` files: `__init__.py` or `index.ts` in an issue names no file in particular.
+   */
+  private hintedFiles(hints: string[], allowed: Uint8Array | undefined, max: number): Set<number> | undefined {
+    if (!hints.length) return undefined;
+    const out = new Set<number>();
+    for (const h of hints) {
+      const found: number[] = [];
+      for (const entry of this.files.values()) {
+        if (allowed && !allowed[entry.fileDoc]) continue;
+        if (matchesHint(entry.rel, h) && found.push(entry.fileDoc) > max) break;
+      }
+      if (found.length <= max) for (const fd of found) out.add(fd);
+    }
+    return out.size ? out : undefined;
+  }
+
   private nameTargets(q: QueryTerm[]): Map<string, SymbolTarget> | undefined {
     const query = new Map<string, number>();
     for (const t of q) if (!t.term.startsWith('=')) query.set(t.term, t.weight);

@@ -1,0 +1,65 @@
+/**
+ * Paths an issue names: a file named outright ranks high, but a name that many files share
+ * (`__init__.py`, `index.ts`) names none of them. Through the real core over a repository written
+ * by the test.
+ */
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createCore, type Core } from '../../server/src/core/core';
+import { silentLogger } from '../../server/src/core/logger';
+import { tempDir } from '../models/fixtures';
+
+describe('paths named in the text', function () {
+  this.timeout(120_000);
+  let root: string;
+  let core: Core | undefined;
+  before(() => (root = tempDir('path-mentions')));
+  after(async () => {
+    await core?.dispose();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('a file named outright comes first; a file name shared by many files lifts none of them', async () => {
+    const repo = path.join(root, 'repo');
+    const write = (rel: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(repo, rel)), { recursive: true });
+      fs.writeFileSync(path.join(repo, rel), text);
+    };
+    for (const pkg of ['checkers', 'reporters', 'config', 'utils', 'testutils', 'extensions'])
+      write(`lint/${pkg}/__init__.py`, `"""The ${pkg} package: each module of it is loaded when linting starts; a file that fails to load is an error."""\nfrom .base import *\n`);
+    write('lint/expand.py', [
+      'def expand_modules(files_or_modules, ignore_list):',
+      '    """Take a list of files and modules and return the modules to lint.',
+      '',
+      '    A directory that contains a module of the same name is linted as a package."""',
+      '    result = []',
+      '    for something in files_or_modules:',
+      '        if os.path.isdir(something) and has_same_name_module(something):',
+      '            result.append(something)',
+      '    return result',
+      '',
+    ].join('\n'));
+    write('lint/parser.py', 'def parse_file(path):\n    """Parse one file into a tree."""\n    return ast.parse(open(path).read())\n');
+    core = await createCore({ dataDir: path.join(root, 'data'), modelsDir: path.join(root, 'no-models'), folders: [repo], log: silentLogger, autoIndex: false });
+    await core.index.indexAll();
+    const engine = core.index.engine;
+    const files = (q: string) => [...new Set(engine.search(q).hits.map((h) => h.chunk.rel))];
+    const issue = [
+      'Linting fails if module contains module of the same name',
+      '',
+      'Given a directory a/ with a/a.py and a/b.py, all empty, running `lint a` fails:',
+      '',
+      '    a/__init__.py:1:0: F0010: error while code parsing: Unable to load file a/__init__.py',
+      '',
+      'If a/a.py is renamed, linting works. The __init__.py file does not exist.',
+    ].join('\n');
+
+    engine.rankOverrides = { maxHintFiles: 1e9 };
+    assert.match(files(issue)[0]!, /__init__\.py$/, 'when every __init__.py counts as named, one of them comes first');
+    engine.rankOverrides = {};
+    assert.equal(files(issue)[0], 'lint/expand.py', files(issue).join(', '));
+    // A path that names one file still lifts it, even above better words elsewhere.
+    assert.equal(files('An error while parsing in lint/checkers/__init__.py')[0], 'lint/checkers/__init__.py');
+  });
+});
