@@ -97,6 +97,16 @@ export function isChangelogPath(relPath: string): boolean {
   return CHANGELOG_PATH.test(relPath.replace(/\\/g, '/'));
 }
 
+const DECLARATION_PATH = /\.d\.[cm]?ts$|\.pyi$/i;
+
+/**
+ * Type declarations without the code (`client.d.ts`, `types/*.d.ts`, Python `.pyi` stubs): they
+ * repeat the names and words of what they declare, but nothing happens there.
+ */
+export function isDeclarationPath(relPath: string): boolean {
+  return DECLARATION_PATH.test(relPath);
+}
+
 const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?|benchmarks?|benches|bench)\/|\.bench\.[a-z]+$|(^|\/)docs?\/(.*\/)?[^/]+\.(py|pyi|[cm]?[jt]sx?|go|rs|java|rb|php|cs)$/i;
 
 /** Examples, benchmarks and code inside documentation: illustrations of the code, not the code. */

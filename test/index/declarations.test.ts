@@ -1,0 +1,74 @@
+/**
+ * Type declarations (`.d.ts`, `.pyi`) repeat the words of what they declare but hold no code that
+ * runs: through the real core over a repository written by the test, the implementation comes
+ * first, unless the question is about the types.
+ */
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createCore, type Core } from '../../server/src/core/core';
+import { silentLogger } from '../../server/src/core/logger';
+import { isDeclarationPath } from '../../server/src/index/languages';
+import { tempDir } from '../models/fixtures';
+
+describe('type declarations', function () {
+  this.timeout(120_000);
+
+  it('knows declaration files by their paths', () => {
+    for (const p of ['client.d.ts', 'types/importGlob.d.ts', 'src/types/ws.d.mts', 'lib/index.d.cts', 'stubs/requests/api.pyi'])
+      assert.ok(isDeclarationPath(p), p);
+    for (const p of ['src/d.ts', 'src/plugins/css.ts', 'src/types.ts', 'src/app.py', 'src/pyi.py']) assert.ok(!isDeclarationPath(p), p);
+  });
+
+  describe('in the core', () => {
+    let root: string;
+    let core: Core | undefined;
+    before(() => (root = tempDir('declarations')));
+    after(async () => {
+      await core?.dispose();
+      fs.rmSync(root, { recursive: true, force: true });
+    });
+
+    it('the code that processes comes before the declaration that repeats its words, unless the question is about types', async () => {
+      const repo = path.join(root, 'repo');
+      const write = (rel: string, text: string) => {
+        fs.mkdirSync(path.dirname(path.join(repo, rel)), { recursive: true });
+        fs.writeFileSync(path.join(repo, rel), text);
+      };
+      write('src/plugins/css.ts', [
+        '/** Compiles a stylesheet; class names of CSS modules are made unique per file. */',
+        'export function compileCss(code: string, id: string) {',
+        '  const modules = isCssModule(id) ? scopeClassNames(code, id) : undefined;',
+        '  return { code: postcss(code), modules };',
+        '}',
+        '',
+      ].join('\n'));
+      // The declaration says the same words, more often: on words alone it wins.
+      write('client.d.ts', [
+        '/** CSS modules: each import of a .module.css file gives the class names of the CSS module. */',
+        "declare module '*.module.css' {",
+        '  /** The class names of the CSS module, made unique. */',
+        '  const classes: CSSModuleClasses',
+        '  export default classes',
+        '}',
+        "declare module '*.module.scss' {",
+        '  /** The class names of the CSS module. */',
+        '  const classes: CSSModuleClasses',
+        '  export default classes',
+        '}',
+        '',
+      ].join('\n'));
+      core = await createCore({ dataDir: path.join(root, 'data'), modelsDir: path.join(root, 'no-models'), folders: [repo], log: silentLogger, autoIndex: false });
+      await core.index.indexAll();
+      const engine = core.index.engine;
+      const files = (q: string) => [...new Set(engine.search(q).hits.map((h) => h.chunk.rel))];
+      const question = 'How are the class names of CSS modules made unique?';
+
+      engine.rankOverrides = { declarationFactor: 1 };
+      assert.equal(files(question)[0], 'client.d.ts', 'without the factor the declaration wins on words');
+      engine.rankOverrides = {};
+      assert.equal(files(question)[0], 'src/plugins/css.ts', files(question).join(', '));
+      assert.equal(files('Where is the type of the CSS module class names declared?')[0], 'client.d.ts', 'a question about types wants the declaration');
+    });
+  });
+});
