@@ -107,6 +107,16 @@ export function isDeclarationPath(relPath: string): boolean {
   return DECLARATION_PATH.test(relPath);
 }
 
+const CATALOG_PATH = /(^|\/)LC_MESSAGES\/|\.pot?$/i;
+
+/**
+ * Translation catalogs (gettext `.po` / `.pot` files and everything under `LC_MESSAGES/`, such as
+ * Sphinx's `sphinx.js` per language): the code's messages again, once per language.
+ */
+export function isCatalogPath(relPath: string): boolean {
+  return CATALOG_PATH.test(relPath.replace(/\\/g, '/'));
+}
+
 const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?|benchmarks?|benches|bench)\/|\.bench\.[a-z]+$|(^|\/)docs?\/(.*\/)?[^/]+\.(py|pyi|[cm]?[jt]sx?|go|rs|java|rb|php|cs)$/i;
 
 /** Examples, benchmarks and code inside documentation: illustrations of the code, not the code. */

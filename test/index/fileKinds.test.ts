@@ -1,23 +1,30 @@
 /**
- * Type declarations (`.d.ts`, `.pyi`) repeat the words of what they declare but hold no code that
- * runs: through the real core over a repository written by the test, the implementation comes
- * first, unless the question is about the types.
+ * Files that repeat the code's words without being where anything happens: type declarations
+ * (`.d.ts`, `.pyi`) and translation catalogs (`LC_MESSAGES/`, `.po`). Through the real core over
+ * a repository written by the test, the implementation comes first, unless the question is about
+ * the types or the translations.
  */
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createCore, type Core } from '../../server/src/core/core';
 import { silentLogger } from '../../server/src/core/logger';
-import { isDeclarationPath } from '../../server/src/index/languages';
+import { isCatalogPath, isDeclarationPath } from '../../server/src/index/languages';
 import { tempDir } from '../models/fixtures';
 
-describe('type declarations', function () {
+describe('declarations and translation catalogs', function () {
   this.timeout(120_000);
 
   it('knows declaration files by their paths', () => {
     for (const p of ['client.d.ts', 'types/importGlob.d.ts', 'src/types/ws.d.mts', 'lib/index.d.cts', 'stubs/requests/api.pyi'])
       assert.ok(isDeclarationPath(p), p);
     for (const p of ['src/d.ts', 'src/plugins/css.ts', 'src/types.ts', 'src/app.py', 'src/pyi.py']) assert.ok(!isDeclarationPath(p), p);
+  });
+
+  it('knows translation catalogs by their paths', () => {
+    for (const p of ['sphinx/locale/fr/LC_MESSAGES/sphinx.po', 'sphinx/locale/fr/LC_MESSAGES/sphinx.js', 'po/de.po', 'locale/messages.pot'])
+      assert.ok(isCatalogPath(p), p);
+    for (const p of ['sphinx/locale/__init__.py', 'sphinx/util/i18n.py', 'src/poll.py', 'src/repo.ts']) assert.ok(!isCatalogPath(p), p);
   });
 
   describe('in the core', () => {
@@ -69,6 +76,31 @@ describe('type declarations', function () {
       engine.rankOverrides = {};
       assert.equal(files(question)[0], 'src/plugins/css.ts', files(question).join(', '));
       assert.equal(files('Where is the type of the CSS module class names declared?')[0], 'client.d.ts', 'a question about types wants the declaration');
+    });
+
+    it('the code that builds comes before the catalogs that repeat its messages, unless the question is about translations', async () => {
+      const repo = path.join(root, 'repo-i18n');
+      const write = (rel: string, text: string) => {
+        fs.mkdirSync(path.dirname(path.join(repo, rel)), { recursive: true });
+        fs.writeFileSync(path.join(repo, rel), text);
+      };
+      write('docs/search/index.py', 'def build_search_index(pages):\n    """Build the search index: each word of the pages maps to the pages that hold it."""\n    return {w: pages_with(w) for w in words(pages)}\n');
+      for (const lang of ['de', 'fr', 'pt'])
+        write(`docs/locale/${lang}/LC_MESSAGES/docs.po`, ['msgid "Search index"', `msgstr "Search index (${lang})"`, '', 'msgid "Building the search index of the pages"', `msgstr "Search index ${lang}"`, '', 'msgid "Search the pages"', `msgstr "Search ${lang}"`, ''].join('\n'));
+      const c2 = await createCore({ dataDir: path.join(root, 'data-i18n'), modelsDir: path.join(root, 'no-models'), folders: [repo], log: silentLogger, autoIndex: false });
+      try {
+        await c2.index.indexAll();
+        const engine = c2.index.engine;
+        const files = (q: string) => [...new Set(engine.search(q).hits.map((h) => h.chunk.rel))];
+        const question = 'How is the search index of the pages built?';
+        engine.rankOverrides = { catalogFactor: 1 };
+        assert.match(files(question)[0]!, /LC_MESSAGES/, `without the factor a catalog wins on words: ${files(question).join(', ')}`);
+        engine.rankOverrides = {};
+        assert.equal(files(question)[0], 'docs/search/index.py', files(question).join(', '));
+        assert.match(files('Where is the French translation of "Search index"?')[0]!, /LC_MESSAGES/, 'a question about translations wants the catalogs');
+      } finally {
+        await c2.dispose();
+      }
     });
   });
 });
