@@ -9,6 +9,7 @@ import { IndexStatus } from '../../server/src/protocol/workspace';
 import { QgptRelevance } from '../../server/src/protocol/qgpt';
 import { analyzeQuestion } from '../../server/src/index/question';
 import { parseQuery } from '../../server/src/index/query';
+import { acronymsIn } from '../../server/src/index/acronyms';
 import { isTestPath, isExamplePath } from '../../server/src/index/languages';
 
 describe('question: what a question asks', () => {
@@ -28,6 +29,16 @@ describe('question: what a question asks', () => {
     assert.ok(w.get('mechan')! < 0.5, 'a framing word weighs less');
     // A commit message is not a question: the same word keeps its weight there.
     assert.equal(new Map(parseQuery('Rework the mechanism of the router').terms.map((t) => [t.term, t.weight])).get('mechan'), 1);
+  });
+
+  it('adds the initials of well-known technical phrases, which code uses as names', () => {
+    const t = (q: string) => parseQuery(q).terms.map((x) => x.term);
+    assert.ok(t('how does the dev server handle hot module replacement?').includes('hmr'));
+    assert.ok(t('what is the method resolution order of a class?').includes('mro'));
+    assert.ok(t('Where is the JSON Web Token checked?').includes('jwt'));
+    // Initials of arbitrary words are not names.
+    assert.ok(!t('is both a direct and a lazy call supported?').includes('bad'));
+    assert.deepEqual(acronymsIn('server-side rendering and cross-site request forgery'), ['ssr', 'csrf']);
   });
 
   it('finds the code names a question mentions, and whether it asks for the definition or the callers', () => {
@@ -93,6 +104,13 @@ describe('question: relevance for questions in the real worker', function () {
     // A class and an interface of one name: the question's noun says which.
     put('src/context.ts', 'export class Context {\n  req: unknown\n  constructor(req: unknown) {\n    this.req = req\n  }\n}\n');
     put('src/jsx/context.ts', '// The Context a class component reads: defined once per class, each class defined with its Context.\nexport interface Context<T> {\n  values: T[]\n}\nexport const globalContexts: Context<unknown>[] = []\n');
+    // "hot module replacement" spelled out in a message, against the code that names it `hmr`; the
+    // phrase's words are common elsewhere, as in a real dev server.
+    put('src/messages.ts', "export const messages = {\n  hotOption: 'The hot option is gone: the dev server handles hot module replacement itself, and a module replacement that fails reloads the page.',\n}\n");
+    put('src/server/hmr.ts', 'export function handleHmrUpdate(file: string, hmr: HmrChannel) {\n  // hmr: the update goes to every hmr client\n  hmr.send({ type: \'update\', path: file })\n}\n');
+    put('src/server/index.ts', '// The dev server: serves each module, and handles the requests of the dev client.\nexport function createDevServer(config: DevConfig) {\n  return new DevServer(config)\n}\n');
+    put('src/moduleGraph.ts', '// The module graph: each module, the modules it imports, and the module that replaced it.\nexport class ModuleGraph {\n  modules = new Map<string, ModuleNode>()\n}\n');
+    put('src/config.ts', '// Dev options: hot reload, the dev port, and whether a module is replaced when it changes.\nexport interface DevConfig {\n  hot: boolean\n  port: number\n}\n');
     // "handler" in a path, against a file that talks about what happens when a handler throws.
     put('src/adapter/lambda/handler.ts', 'export function toLambdaEvent(event: unknown) {\n  return { event }\n}\n');
     put('src/hono-base.ts', [
@@ -160,5 +178,10 @@ describe('question: relevance for questions in the real worker', function () {
   it('does not let a word in a path outrank the code that talks about it', async () => {
     const files = await firstFiles('what happens when a handler throws an error?', 3);
     assert.equal(files[0], 'src/hono-base.ts', files.join(', '));
+  });
+
+  it('searches the initials a technical phrase is named by in code ("hot module replacement" → hmr)', async () => {
+    const files = await firstFiles('how does the dev server handle hot module replacement?', 2);
+    assert.equal(files[0], 'src/server/hmr.ts', files.join(', '));
   });
 });

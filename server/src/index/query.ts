@@ -1,6 +1,7 @@
 import { terms, pathTerms, splitIdentifier } from './tokens';
 import type { QueryTerm } from './bm25';
 import { analyzeQuestion, type QuestionInfo } from './question';
+import { acronymPhrases } from './acronyms';
 
 /** A question, commit message or issue text turned into weighted search terms and path hints. */
 export interface ParsedQuery {
@@ -32,6 +33,8 @@ export function parseQuery(text: string): ParsedQuery {
   };
   // Stack traces and logs repeat paths and frames; the prose around them is what is asked.
   add(terms(text), 1);
+  // "hot module replacement" is `hmr` in the code: the name weighs what the phrase's words do.
+  for (const a of acronymPhrases(text)) add(terms(a.name), a.words);
   for (const m of text.matchAll(CODE_SPAN)) add(terms(m[1]!), 0.5);
   for (const m of text.matchAll(CODEY)) add(terms(m[0]), 0.5);
 
