@@ -31,6 +31,14 @@ describe('question: what a question asks', () => {
     assert.equal(new Map(parseQuery('Rework the mechanism of the router').terms.map((t) => [t.term, t.weight])).get('mechan'), 1);
   });
 
+  it('weighs down a framing word, not another word of the question with the same stem', () => {
+    const w = (q: string) => new Map(parseQuery(q).terms.map((t) => [t.term, t.weight]));
+    assert.ok(w('Which class is responsible for caching?').get('respons')! < 0.5, '"responsible" frames');
+    // "response" stems like "responsible" (respons) but is what is asked about.
+    assert.equal(w('Where is the error response produced?').get('respons'), 1);
+    assert.ok(w('Which class is responsible for the error response?').get('respons')! >= 1);
+  });
+
   it('adds the initials of well-known technical phrases, which code uses as names', () => {
     const t = (q: string) => parseQuery(q).terms.map((x) => x.term);
     assert.ok(t('how does the dev server handle hot module replacement?').includes('hmr'));

@@ -100,8 +100,21 @@ const CAPITALISED = /^[A-Z][a-z0-9]+$/;
 /** Words the role patterns catch that are not names ("the main function", "the same method"). */
 const NOT_NAMES = new Set(['main', 'same', 'other', 'given', 'following', 'above', 'below', 'new', 'old', 'base', 'parent', 'child', 'current', 'first', 'last', 'default', 'custom', 'wrapper', 'helper', 'test', 'internal', 'public', 'private', 'static', 'abstract', 'async', 'this', 'that', 'which', 'each', 'every']);
 
-const framingSet = new Map(FRAMING.map((w) => [stem(w), FRAMING_WEIGHT]));
 const framingWords = new Set(FRAMING);
+
+/**
+ * The stems that only frame this question: a framing word's stem, unless another word of the
+ * question has that stem too ("responsible" frames, "response" in the same or another question
+ * does not, though both stem to `respons`).
+ */
+function framingOf(text: string): Map<string, number> {
+  const framing = new Set<string>();
+  const meant = new Set<string>();
+  for (const m of text.toLowerCase().matchAll(/[a-z]+/g)) (framingWords.has(m[0]) ? framing : meant).add(stem(m[0]));
+  const out = new Map<string, number>();
+  for (const st of framing) if (!meant.has(st)) out.set(st, FRAMING_WEIGHT);
+  return out;
+}
 
 /** Whether a lower-case word only frames a question ("happens", "mechanism", "relationship"). */
 export function isFramingWord(word: string): boolean {
@@ -147,5 +160,5 @@ export function analyzeQuestion(text: string): QuestionInfo {
     }
   }
   const intent: SymbolIntent = USAGE.some((re) => re.test(trimmed)) ? 'usage' : DEFINITION.test(trimmed) ? 'definition' : 'about';
-  return { natural, symbols: [...symbols.values()], intent, asksForTests: natural && ASKS_FOR_TESTS.test(trimmed), howTo: natural && HOW_TO.test(trimmed), framing: natural ? framingSet : new Map() };
+  return { natural, symbols: [...symbols.values()], intent, asksForTests: natural && ASKS_FOR_TESTS.test(trimmed), howTo: natural && HOW_TO.test(trimmed), framing: natural ? framingOf(trimmed) : new Map() };
 }
