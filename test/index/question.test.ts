@@ -10,6 +10,7 @@ import { QgptRelevance } from '../../server/src/protocol/qgpt';
 import { analyzeQuestion } from '../../server/src/index/question';
 import { parseQuery } from '../../server/src/index/query';
 import { acronymsIn } from '../../server/src/index/acronyms';
+import { asksAboutTests } from '../../server/src/qgpt/intent';
 import { isTestPath, isExamplePath } from '../../server/src/index/languages';
 
 describe('question: what a question asks', () => {
@@ -73,6 +74,17 @@ describe('question: what a question asks', () => {
     assert.deepEqual(kinds('what does the parse_args function return?'), ['parse_args:function']);
     assert.deepEqual(kinds('where is type `RouterOptions` defined?'), ['RouterOptions:type']);
     assert.deepEqual(kinds('what does getCookie do with signed cookies?'), ['getCookie:-']);
+  });
+
+  it('reads "test ids", "the test report", "test collection" as what a test runner works with, not as a question about tests', () => {
+    for (const q of ['how does parametrize generate test ids?', 'How is the test report written to JUnit XML?', 'where is the test collection order decided?']) {
+      assert.equal(parseQuery(q).aboutTests, false, q);
+      assert.equal(asksAboutTests(q), false, q);
+    }
+    for (const q of ['where are the tests for parametrize ids?', 'which test checks the report?', 'how is the JUnit report tested?']) {
+      assert.equal(parseQuery(q).aboutTests, true, q);
+      assert.equal(asksAboutTests(q), true, q);
+    }
   });
 
   it('recognises tests, mocks, fixtures, benchmarks and examples across ecosystems', () => {

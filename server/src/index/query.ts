@@ -1,6 +1,6 @@
 import { terms, pathTerms, splitIdentifier } from './tokens';
 import type { QueryTerm } from './bm25';
-import { analyzeQuestion, type QuestionInfo } from './question';
+import { analyzeQuestion, withoutTestDomain, type QuestionInfo } from './question';
 import { acronymPhrases } from './acronyms';
 
 /** A question, commit message or issue text turned into weighted search terms and path hints. */
@@ -63,7 +63,7 @@ export function parseQuery(text: string): ParsedQuery {
     pathTerms: [...pathW].map(([term, weight]) => ({ term, weight })),
     pathHints: [...hints],
     question,
-    aboutTests: /\b(tests?|tested|testing|spec|pytest fixture|unit test)\b/i.test(stripTypePrefix(text)) && !/^\s*(fix|feat|refactor|perf|chore)/i.test(text),
+    aboutTests: /\b(tests?|tested|testing|spec|pytest fixture|unit test)\b/i.test(withoutTestDomain(stripTypePrefix(text))) && !/^\s*(fix|feat|refactor|perf|chore)/i.test(text),
   };
 }
 

@@ -100,6 +100,17 @@ const CAPITALISED = /^[A-Z][a-z0-9]+$/;
 /** Words the role patterns catch that are not names ("the main function", "the same method"). */
 const NOT_NAMES = new Set(['main', 'same', 'other', 'given', 'following', 'above', 'below', 'new', 'old', 'base', 'parent', 'child', 'current', 'first', 'last', 'default', 'custom', 'wrapper', 'helper', 'test', 'internal', 'public', 'private', 'static', 'abstract', 'async', 'this', 'that', 'which', 'each', 'every']);
 
+/**
+ * "test" naming what a test runner works with ("test ids", "the test report", "test collection"),
+ * not test files: in a test framework's own code these are the domain, and the code is the answer.
+ */
+const TEST_DOMAIN = /\btest(?:ing)?[\s-]+(?:ids?|names?|outcomes?|results?|reports?|reporting|reporters?|items?|sessions?|runs?|runners?|durations?|collection|collectors?|selection|discovery|ordering|status(?:es)?)\b/gi;
+
+/** The text without the phrases where "test" names a test runner's domain ({@link TEST_DOMAIN}). */
+export function withoutTestDomain(text: string): string {
+  return text.replace(TEST_DOMAIN, ' ');
+}
+
 const framingWords = new Set(FRAMING);
 
 /**

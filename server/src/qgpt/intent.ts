@@ -2,6 +2,7 @@
  * What a question asks for, read from its words: people ("who can help with X?"), call sites
  * ("where is X called?"), tests. Each answer face takes the same path for the same words.
  */
+import { withoutTestDomain } from '../index/question';
 
 const PEOPLE_RE =
   /\b(?:who(?:m)?\s+(?:(?:can|could|should|would|might|do|does|shall)\s+(?:I\s+|we\s+)?(?:help|ask|explain|review|talk\s+to|contact|answer)|knows?|wrote|writes|authored|maintains?|owns?|works?\s+on|worked\s+on|changed|touched|is\s+(?:the\s+)?(?:expert|owner|maintainer|author)|are\s+(?:the\s+)?(?:experts|owners|maintainers|authors))|(?:wer|quién|quien|qui)\s+(?:kennt|kann|sabe|puede|connaît|peut|hat|escribió))\b/i;
@@ -32,7 +33,7 @@ export function callSiteSymbol(query: string): string | null {
 
 /** Does the question ask about tests (so test files may be cited)? */
 export function asksAboutTests(query: string): boolean {
-  return /\b(?:tests?|tested|testing|unittests?|specs?|pytest|fixtures?|mocks?|assert(?:ion)?s?|test_\w+|\w+_test|\w+\.test)\b|\btest(?:s|ed|ing)?\b|\b(?:prueba|pruebas|probar)\b|\b(?:Tests?|getestet|Testfall)\b/i.test(query);
+  return /\b(?:tests?|tested|testing|unittests?|specs?|pytest|fixtures?|mocks?|assert(?:ion)?s?|test_\w+|\w+_test|\w+\.test)\b|\btest(?:s|ed|ing)?\b|\b(?:prueba|pruebas|probar)\b|\b(?:Tests?|getestet|Testfall)\b/i.test(withoutTestDomain(query));
 }
 
 /** Test files by the usual conventions (folders and names), in any language the index reads. */
