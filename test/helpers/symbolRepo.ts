@@ -1,13 +1,9 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { fileWriter } from './files';
 
 /** A small real repository in two languages, with a test file, comments and strings that name symbols. */
 export function makeSymbolRepo(dir: string): void {
-  const w = (rel: string, text: string) => {
-    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    fs.writeFileSync(path.join(dir, rel), text);
-  };
+  const w = fileWriter(dir);
   w('src/router/trie.ts', [
     "export const METHOD_NAME_ALL = 'ALL'",
     '',

@@ -10,6 +10,7 @@ import { createCore, type Core } from '../../server/src/core/core';
 import { silentLogger } from '../../server/src/core/logger';
 import { isChangelogPath } from '../../server/src/index/languages';
 import { tempDir } from '../models/fixtures';
+import { fileWriter } from '../helpers/files';
 
 describe('change logs', function () {
   this.timeout(120_000);
@@ -31,10 +32,7 @@ describe('change logs', function () {
 
     it('the code comes before the change log that repeats its words, unless the question asks what changed', async () => {
       const repo = path.join(root, 'repo');
-      const write = (rel: string, text: string) => {
-        fs.mkdirSync(path.dirname(path.join(repo, rel)), { recursive: true });
-        fs.writeFileSync(path.join(repo, rel), text);
-      };
+      const write = fileWriter(repo);
       write('src/net/backoff.py', 'def wait_time(attempt):\n    """Seconds to wait before the next attempt, with jitter."""\n    return min(60, 2 ** attempt) * random()\n');
       // The change log says the same words, more often: on words alone it wins.
       const entries = ['Retry attempts now use exponential backoff with jitter.', 'Fixed the jitter of the retry backoff for the first attempt.', 'Backoff between retry attempts is capped at sixty seconds.', 'The jitter of each retry backoff is now computed per attempt.'];

@@ -13,6 +13,7 @@ import { Companions } from '../../server/src/index/companions';
 import { isTestPath } from '../../server/src/index/languages';
 import { DEFAULT_RANK } from '../../server/src/index/searchEngine';
 import { tempDir } from '../models/fixtures';
+import { fileWriter } from '../helpers/files';
 
 function companionsOf(files: string[], of: string): string[] {
   const c = new Companions();
@@ -62,10 +63,7 @@ describe('companion files', function () {
 
     it("a question's best source file brings the test named after it into the top files; an unrelated companion stays out", async () => {
       const repo = path.join(root, 'repo');
-      const write = (rel: string, text: string) => {
-        fs.mkdirSync(path.dirname(path.join(repo, rel)), { recursive: true });
-        fs.writeFileSync(path.join(repo, rel), text);
-      };
+      const write = fileWriter(repo);
       write('src/shop/cart.py', 'class Cart:\n    def redeem(self, coupon):\n        """A coupon discount lowers the cart total."""\n        self.total -= coupon.discount\n');
       for (const name of ['pricing', 'orders', 'invoices', 'refunds', 'receipts']) {
         write(`src/shop/${name}.py`, `def ${name}_summary(x):\n    """The ${name} of a cart: its total, lowered by a coupon discount."""\n    return x\n`);

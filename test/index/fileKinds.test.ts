@@ -11,6 +11,7 @@ import { createCore, type Core } from '../../server/src/core/core';
 import { silentLogger } from '../../server/src/core/logger';
 import { isCatalogPath, isDeclarationPath } from '../../server/src/index/languages';
 import { tempDir } from '../models/fixtures';
+import { fileWriter } from '../helpers/files';
 
 describe('declarations and translation catalogs', function () {
   this.timeout(120_000);
@@ -38,10 +39,7 @@ describe('declarations and translation catalogs', function () {
 
     it('the code that processes comes before the declaration that repeats its words, unless the question is about types', async () => {
       const repo = path.join(root, 'repo');
-      const write = (rel: string, text: string) => {
-        fs.mkdirSync(path.dirname(path.join(repo, rel)), { recursive: true });
-        fs.writeFileSync(path.join(repo, rel), text);
-      };
+      const write = fileWriter(repo);
       write('src/plugins/css.ts', [
         '/** Compiles a stylesheet; class names of CSS modules are made unique per file. */',
         'export function compileCss(code: string, id: string) {',
@@ -80,10 +78,7 @@ describe('declarations and translation catalogs', function () {
 
     it('the code that builds comes before the catalogs that repeat its messages, unless the question is about translations', async () => {
       const repo = path.join(root, 'repo-i18n');
-      const write = (rel: string, text: string) => {
-        fs.mkdirSync(path.dirname(path.join(repo, rel)), { recursive: true });
-        fs.writeFileSync(path.join(repo, rel), text);
-      };
+      const write = fileWriter(repo);
       write('docs/search/index.py', 'def build_search_index(pages):\n    """Build the search index: each word of the pages maps to the pages that hold it."""\n    return {w: pages_with(w) for w in words(pages)}\n');
       for (const lang of ['de', 'fr', 'pt'])
         write(`docs/locale/${lang}/LC_MESSAGES/docs.po`, ['msgid "Search index"', `msgstr "Search index (${lang})"`, '', 'msgid "Building the search index of the pages"', `msgstr "Search index ${lang}"`, '', 'msgid "Search the pages"', `msgstr "Search ${lang}"`, ''].join('\n'));

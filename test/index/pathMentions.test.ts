@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { createCore, type Core } from '../../server/src/core/core';
 import { silentLogger } from '../../server/src/core/logger';
 import { tempDir } from '../models/fixtures';
+import { fileWriter } from '../helpers/files';
 
 describe('paths named in the text', function () {
   this.timeout(120_000);
@@ -22,10 +23,7 @@ describe('paths named in the text', function () {
 
   it('a file named outright comes first; a file name shared by many files lifts none of them', async () => {
     const repo = path.join(root, 'repo');
-    const write = (rel: string, text: string) => {
-      fs.mkdirSync(path.dirname(path.join(repo, rel)), { recursive: true });
-      fs.writeFileSync(path.join(repo, rel), text);
-    };
+    const write = fileWriter(repo);
     for (const pkg of ['checkers', 'reporters', 'config', 'utils', 'testutils', 'extensions'])
       write(`lint/${pkg}/__init__.py`, `"""The ${pkg} package: each module of it is loaded when linting starts; a file that fails to load is an error."""\nfrom .base import *\n`);
     write('lint/expand.py', [

@@ -9,9 +9,10 @@ import { IndexStatus } from '../../server/src/protocol/workspace';
 import { QgptRelevance } from '../../server/src/protocol/qgpt';
 import { analyzeQuestion } from '../../server/src/index/question';
 import { parseQuery } from '../../server/src/index/query';
-import { acronymsIn } from '../../server/src/index/acronyms';
+import { acronymPhrases } from '../../server/src/index/acronyms';
 import { asksAboutTests } from '../../server/src/qgpt/intent';
 import { isTestPath, isExamplePath } from '../../server/src/index/languages';
+import { fileWriter } from '../helpers/files';
 
 describe('question: what a question asks', () => {
   it('tells questions in prose from commit messages and issue texts', () => {
@@ -47,7 +48,7 @@ describe('question: what a question asks', () => {
     assert.ok(t('Where is the JSON Web Token checked?').includes('jwt'));
     // Initials of arbitrary words are not names.
     assert.ok(!t('is both a direct and a lazy call supported?').includes('bad'));
-    assert.deepEqual(acronymsIn('server-side rendering and cross-site request forgery'), ['ssr', 'csrf']);
+    assert.deepEqual(acronymPhrases('server-side rendering and cross-site request forgery'), [{ name: 'ssr', words: 3 }, { name: 'csrf', words: 4 }]);
   });
 
   it('finds the code names a question mentions, and whether it asks for the definition or the callers', () => {
@@ -111,10 +112,7 @@ describe('question: relevance for questions in the real worker', function () {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'askcode-q-'));
     repo = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'askcode-qrepo-')));
     makeSymbolRepo(repo);
-    const put = (rel: string, text: string) => {
-      fs.mkdirSync(path.dirname(path.join(repo, rel)), { recursive: true });
-      fs.writeFileSync(path.join(repo, rel), text);
-    };
+    const put = fileWriter(repo);
     // Mentions Flask and "defined" more often than the class itself does (the printer-above-the-class case).
     put('pkg/printer.py', 'class FlaskPrinter:\n    """Prints where a Flask app is defined: the Flask name, the Flask config, the Flask routes."""\n\n    def print_flask(self, flask):\n        # every Flask is defined by its name; a Flask prints as Flask(name), defined once\n        return "Flask(%s) defined" % flask.name\n');
     // A mock and a benchmark full of the question's words.

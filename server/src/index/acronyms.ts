@@ -38,11 +38,6 @@ const PHRASES: [RegExp, string][] = [
   [/\bregular[\s-]+expressions?\b/i, 'regex'],
 ];
 
-/** The initials-names of the phrases the text spells out, once each. */
-export function acronymsIn(text: string): string[] {
-  return acronymPhrases(text).map((a) => a.name);
-}
-
 /** Each phrase the text spells out: the name, and how many words the text used for it. */
 export function acronymPhrases(text: string): { name: string; words: number }[] {
   const out: { name: string; words: number }[] = [];

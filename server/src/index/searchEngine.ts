@@ -635,9 +635,7 @@ export class SearchEngine {
     const { lexRank, denseRank } = fused;
     const fusedScore = fused.score;
     const fusedFiles = fused.files;
-    if (p.changelogFactor !== 1 && !ABOUT_CHANGES.test(text)) this.scaleFiles(fusedFiles, fusedScore, CHANGELOG, p.changelogFactor);
-    if (p.declarationFactor !== 1 && !ABOUT_TYPES.test(text)) this.scaleFiles(fusedFiles, fusedScore, DECLARATION, p.declarationFactor);
-    if (p.catalogFactor !== 1 && !ABOUT_TRANSLATIONS.test(text)) this.scaleFiles(fusedFiles, fusedScore, CATALOG, p.catalogFactor);
+    this.scaleKinds(fusedFiles, fusedScore, text, p);
     this.bringCompanions(fusedFiles, fusedScore, natural ? p.companionW : p.companionTextW, p, allowed);
     if (natural && targetAt && !parsed.question.asksForTests) this.namedFirst(fusedFiles, fusedScore, targetAt);
     const top = fusedScore[fusedFiles[0] ?? 0] || 1;
@@ -697,13 +695,21 @@ export class SearchEngine {
     if (moved) sortTop(files, score, SORTED_FILES);
   }
 
-  /** Multiplies the fused score of the listed files that have `flag` by `factor` and re-sorts. */
-  private scaleFiles(files: number[], score: Float64Array, flag: number, factor: number): void {
+  /**
+   * Multiplies the fused score of the listed files of each kind in WEIGHED_DOWN by its factor,
+   * unless the text is about that kind, and re-sorts once.
+   */
+  private scaleKinds(files: number[], score: Float64Array, text: string, p: RankParams): void {
+    const kinds = WEIGHED_DOWN.filter((k) => p[k.factor] !== 1 && !k.about.test(text));
+    if (!kinds.length) return;
     let moved = false;
     for (const fd of files) {
-      if (!(this.fileFlags[fd]! & flag)) continue;
-      score[fd] = score[fd]! * factor;
-      moved = true;
+      const fl = this.fileFlags[fd]!;
+      for (const k of kinds) {
+        if (!(fl & k.flag)) continue;
+        score[fd] = score[fd]! * p[k.factor];
+        moved = true;
+      }
     }
     if (moved) sortTop(files, score, SORTED_FILES);
   }
@@ -731,7 +737,6 @@ export class SearchEngine {
     if (moved) sortTop(files, score, SORTED_FILES);
   }
 
-  /** Files by the definition whose name the query spells out, bonus 1 for the best. */
   /**
    * The files the text names by path (`src/app.py`, `pkg.module`), each hint kept only while it
    * names at most `max` files: `__init__.py` or `index.ts` in an issue names no file in particular.
@@ -750,6 +755,7 @@ export class SearchEngine {
     return out.size ? out : undefined;
   }
 
+  /** Files by the definition whose name the query spells out, bonus 1 for the best. */
   private nameTargets(q: QueryTerm[]): Map<string, SymbolTarget> | undefined {
     const query = new Map<string, number>();
     for (const t of q) if (!t.term.startsWith('=')) query.set(t.term, t.weight);
@@ -900,6 +906,15 @@ const CODE = 8;
 const CHANGELOG = 16;
 const DECLARATION = 32;
 const CATALOG = 64;
+/**
+ * Kinds of file that repeat the code's words without being where anything happens, each weighed
+ * down by its factor unless the text is about that kind (RankParams has the measurements).
+ */
+const WEIGHED_DOWN: { flag: number; factor: 'changelogFactor' | 'declarationFactor' | 'catalogFactor'; about: RegExp }[] = [
+  { flag: CHANGELOG, factor: 'changelogFactor', about: ABOUT_CHANGES },
+  { flag: DECLARATION, factor: 'declarationFactor', about: ABOUT_TYPES },
+  { flag: CATALOG, factor: 'catalogFactor', about: ABOUT_TRANSLATIONS },
+];
 /** Rows scored exactly without the Hamming pre-pass, and rows rescored after it (candidateRows). */
 const EXACT_ROWS = 2_000;
 /** Vectors kept for content that left the index (see `orphans`): ~10 MB at 256 dims. */
