@@ -147,6 +147,32 @@ describe('question: relevance for questions in the real worker', function () {
       '}',
       '',
     ].join('\n'));
+    // One name three ways: a module-level function, three methods of one adapter's classes, and a
+    // type of another case in a file that says the name most often.
+    put('src/utils/url.ts', "export const getPath = (request: Request): string => {\n  const url = request.url\n  return url.slice(url.indexOf('/', 8))\n}\n");
+    put('src/adapter/aws/events.ts', [
+      'abstract class EventProcessor {',
+      '  protected abstract getPath(event: unknown): string',
+      '}',
+      'class V1Processor extends EventProcessor {',
+      '  protected getPath(event: { path: string }): string {',
+      '    return event.path',
+      '  }',
+      '}',
+      'class V2Processor extends EventProcessor {',
+      '  protected getPath(event: { rawPath: string }): string {',
+      '    return event.rawPath',
+      '  }',
+      '}',
+      '',
+    ].join('\n'));
+    put('src/base.ts', [
+      '// getPath: how the path of a request is read. Set getPath to read the host too; by default getPath',
+      '// is the getPath of the url utilities, and a getPath given here replaces it.',
+      'type GetPath = (request: Request) => string',
+      'export type BaseOptions = { getPath?: GetPath }',
+      '',
+    ].join('\n'));
     w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
     await waitFor(async () => {
       const s = await w!.request(IndexStatus, undefined);
@@ -172,6 +198,13 @@ describe('question: relevance for questions in the real worker', function () {
     const ts = await ask('what does `TrieRouter.match` do?');
     assert.equal(ts[0]?.rel, 'src/router/trie.ts');
     assert.ok(ts[0]!.start <= 8 && ts[0]!.end >= 8);
+  });
+
+  it('ranks the module-level definition of a bare name first: not a file of its methods, not a name of another case', async () => {
+    for (const q of ['where is getPath defined?', 'what does getPath do?']) {
+      const files = await firstFiles(q, 3);
+      assert.equal(files[0], 'src/utils/url.ts', `${q}: ${files.join(', ')}`);
+    }
   });
 
   it('of a class and an interface with one name, ranks the kind the question names first', async () => {

@@ -521,6 +521,9 @@ export function symbolTargets(
     if (!s.codeShaped) defs = defs.filter((d) => CLASS_LIKE.has(d.kind) && d.match === 0);
     if (!aboutTests && defs.some((d) => !d.test)) defs = defs.filter((d) => !d.test);
     if (!defs.length || new Set(defs.map((d) => d.path)).size > MAX_DEFINING_FILES) continue;
+    // Another case (`GetPath` for "getPath") only where the name itself is defined nowhere; it
+    // still counts above for how common the name is.
+    if (defs.some((d) => d.match <= 1)) defs = defs.filter((d) => d.match <= 1);
     // "The Context class": of a class and an interface of that name, the class (a name defined all
     // over, like "the example function", stays too common to point anywhere).
     if (s.kind && defs.some((d) => d.kind === s.kind)) defs = defs.filter((d) => d.kind === s.kind);
@@ -538,7 +541,17 @@ export function symbolTargets(
       }
     }
     const weight = (s.codeShaped ? 1 : 0.6) / files.size;
-    for (const d of defs) give(d.path, weight * (d.match === 3 ? 0.5 : 1), d.startLine);
+    // A file counts once, by its best definition: three overrides of `getPath` in one adapter do
+    // not outweigh the function `getPath`. A bare name is a module-level name before a method's.
+    const topLevel = parts.length === 1 && defs.some((d) => d.kind !== 'method');
+    const best = new Map<string, FoundSymbol[]>();
+    const worth = (d: FoundSymbol) => weight * (d.match === 3 ? 0.5 : 1) * (topLevel && d.kind === 'method' ? 0.5 : 1);
+    for (const d of [...defs].sort((a, b) => worth(b) - worth(a))) best.set(d.path, [...(best.get(d.path) ?? []), d]);
+    for (const [key, ds] of best) {
+      give(key, worth(ds[0]!), ds[0]!.startLine);
+      const t = out.get(key)!;
+      for (const d of ds.slice(1)) if (t.lines.length < 8) t.lines.push(d.startLine);
+    }
   }
   return out;
 }
