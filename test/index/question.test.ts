@@ -8,7 +8,7 @@ import { makeSymbolRepo } from '../helpers/symbolRepo';
 import { IndexStatus } from '../../server/src/protocol/workspace';
 import { QgptRelevance } from '../../server/src/protocol/qgpt';
 import { analyzeQuestion } from '../../server/src/index/question';
-import { parseQuery } from '../../server/src/index/query';
+import { literalsOf, parseQuery } from '../../server/src/index/query';
 import { acronymPhrases } from '../../server/src/index/acronyms';
 import { asksAboutTests } from '../../server/src/qgpt/intent';
 import { isTestPath, isExamplePath } from '../../server/src/index/languages';
@@ -49,6 +49,16 @@ describe('question: what a question asks', () => {
     // Initials of arbitrary words are not names.
     assert.ok(!t('is both a direct and a lazy call supported?').includes('bad'));
     assert.deepEqual(acronymPhrases('server-side rendering and cross-site request forgery'), [{ name: 'ssr', words: 3 }, { name: 'csrf', words: 4 }]);
+  });
+
+  it('reads the literals a question quotes and the numbers it names, not apostrophes, versions or commit texts', () => {
+    assert.deepEqual(literalsOf("Why does the checker accept 'from None' after a raise?"), ['from None']);
+    assert.deepEqual(literalsOf('Why do I get "No such file or directory" errors?'), ['No such file or directory']);
+    assert.deepEqual(literalsOf('where is the 404 response produced, and the 500 one?'), ['404', '500']);
+    assert.deepEqual(literalsOf("How does Python's copy module call the class's hook?"), []);
+    assert.deepEqual(literalsOf('what changed in version 3.10.2 for py311?'), []);
+    assert.deepEqual(parseQuery('where is the 404 response produced?').literals, ['404']);
+    assert.deepEqual(parseQuery('fix: return 404 for a missing route').literals, [], 'a commit message is not a question');
   });
 
   it('finds the code names a question mentions, and whether it asks for the definition or the callers', () => {
@@ -173,6 +183,16 @@ describe('question: relevance for questions in the real worker', function () {
       'export type BaseOptions = { getPath?: GetPath }',
       '',
     ].join('\n'));
+    // The number a question names, in a file of few words, against one that says the words often.
+    put('src/not-found.ts', "export const notFound = (c: Ctx): Response => c.text('404 Not Found', 404)\n");
+    put('src/stream.ts', [
+      '// A streamed response is produced chunk by chunk: each response produced here is a stream response,',
+      '// and the response is produced once the body is read.',
+      'export function streamResponse(body: ReadableStream): Response {',
+      '  return new Response(body)',
+      '}',
+      '',
+    ].join('\n'));
     w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
     await waitFor(async () => {
       const s = await w!.request(IndexStatus, undefined);
@@ -205,6 +225,11 @@ describe('question: relevance for questions in the real worker', function () {
       const files = await firstFiles(q, 3);
       assert.equal(files[0], 'src/utils/url.ts', `${q}: ${files.join(', ')}`);
     }
+  });
+
+  it('ranks the file holding a number the question names first (BM25 does not index numbers)', async () => {
+    const files = await firstFiles('where is the 404 response produced?', 3);
+    assert.equal(files[0], 'src/not-found.ts', files.join(', '));
   });
 
   it('of a class and an interface with one name, ranks the kind the question names first', async () => {

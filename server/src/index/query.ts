@@ -10,6 +10,12 @@ export interface ParsedQuery {
   pathTerms: QueryTerm[];
   /** Lower-cased path fragments the text names outright (`src/foo/bar.py`, `foo.bar.baz`). */
   pathHints: string[];
+  /**
+   * Literal text a question quotes or a number it names ("the 'No such file' error", "the 404
+   * response"), searched verbatim in the code: BM25 does not index numbers, and a phrase is more
+   * than its words.
+   */
+  literals: string[];
   /** The text asks about tests, so test files are not pushed down. */
   aboutTests: boolean;
   /** What kind of text this is, and the code names it mentions. */
@@ -62,9 +68,24 @@ export function parseQuery(text: string): ParsedQuery {
     terms: list,
     pathTerms: [...pathW].map(([term, weight]) => ({ term, weight })),
     pathHints: [...hints],
+    literals: question.natural ? literalsOf(text) : [],
     question,
     aboutTests: /\b(tests?|tested|testing|spec|pytest fixture|unit test)\b/i.test(withoutTestDomain(stripTypePrefix(text))) && !/^\s*(fix|feat|refactor|perf|chore)/i.test(text),
   };
+}
+
+/** A quoted phrase (not an apostrophe: "Python's"), and numbers of three or more digits. */
+const QUOTED = /(?:^|[\s(:])(?:"([^"\n]{2,80})"|'([^'\n]{2,80})'|“([^”\n]{2,80})”|‘([^’\n]{2,80})’)(?=[\s.,;:!?)]|$)/g;
+const NUMBER = /(?<![\w.])\d{3,}(?![\w.])/g;
+
+export function literalsOf(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(QUOTED)) {
+    const lit = (m[1] ?? m[2] ?? m[3] ?? m[4])!.trim();
+    if (lit.length >= 3) out.add(lit);
+  }
+  for (const m of text.matchAll(NUMBER)) out.add(m[0]);
+  return [...out].slice(0, 4);
 }
 
 function stripTypePrefix(text: string): string {
