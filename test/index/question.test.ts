@@ -8,6 +8,7 @@ import { makeSymbolRepo } from '../helpers/symbolRepo';
 import { IndexStatus } from '../../server/src/protocol/workspace';
 import { QgptRelevance } from '../../server/src/protocol/qgpt';
 import { analyzeQuestion } from '../../server/src/index/question';
+import { SymbolIndex, symbolTargets } from '../../server/src/index/symbols';
 import { literalsOf, parseQuery } from '../../server/src/index/query';
 import { acronymPhrases } from '../../server/src/index/acronyms';
 import { asksAboutTests } from '../../server/src/qgpt/intent';
@@ -193,6 +194,17 @@ describe('question: relevance for questions in the real worker', function () {
       '}',
       '',
     ].join('\n'));
+    // A method named through an instance (`c.redirect`), against a file that says "redirect" often.
+    put('src/ctx.ts', 'export class Ctx {\n  redirect = (location: string, status = 302): Response =>\n    new Response(null, { status, headers: { Location: location } })\n}\n');
+    put('src/middleware/trailing-slash.ts', [
+      '// Redirect to the path with a trailing slash: how the redirect works: a 301 redirect, and the',
+      '// redirect keeps the query; no redirect for a path that has one.',
+      'export const trailingSlash = () => async (c: Ctx, next: () => Promise<void>) => {',
+      '  await next()',
+      "  if (c.res.status === 404) c.res = c.redirect(c.req.path + '/', 301) // redirect",
+      '}',
+      '',
+    ].join('\n'));
     w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
     await waitFor(async () => {
       const s = await w!.request(IndexStatus, undefined);
@@ -230,6 +242,18 @@ describe('question: relevance for questions in the real worker', function () {
   it('ranks the file holding a number the question names first (BM25 does not index numbers)', async () => {
     const files = await firstFiles('where is the 404 response produced?', 3);
     assert.equal(files[0], 'src/not-found.ts', files.join(', '));
+  });
+
+  it('finds a method named through an instance (`c.redirect`), but not through `self`', async () => {
+    const files = await firstFiles('how does c.redirect work?', 3);
+    assert.equal(files[0], 'src/ctx.ts', files.join(', '));
+    // `self.redirect` names the class at hand, not one to look up.
+    const symbols = new SymbolIndex();
+    symbols.setFile('/w/src/ctx.ts', 'src/ctx.ts', 'typescript', [{ name: 'redirect', qualifiedName: 'Ctx.redirect', kind: 'method', startLine: 2, endLine: 3 }]);
+    const targets = (name: string, plainTails = true) => [...symbolTargets([{ name, codeShaped: true }], 'about', symbols, false, () => [], { plainTails }).keys()];
+    assert.deepEqual(targets('c.redirect'), ['/w/src/ctx.ts']);
+    assert.deepEqual(targets('self.redirect'), []);
+    assert.deepEqual(targets('c.redirect', false), [], 'issue texts and commit messages keep to names with a capital or an underscore');
   });
 
   it('of a class and an interface with one name, ranks the kind the question names first', async () => {

@@ -829,7 +829,7 @@ export class SearchEngine {
       return findReferences(name, [...this.chunksWithTerm(term)].filter((c) => c.code), this.symbols!, { limit: 200 });
     };
     // "Where is X used" is a question's intent; a commit's "use X" is not.
-    const targets = symbolTargets(q.symbols, q.natural ? q.intent : 'about', this.symbols, parsed.aboutTests, refs);
+    const targets = symbolTargets(q.symbols, q.natural ? q.intent : 'about', this.symbols, parsed.aboutTests, refs, { plainTails: q.natural });
     if (allowFile) for (const k of [...targets.keys()]) if (!allowFile(k)) targets.delete(k);
     return targets.size ? targets : undefined;
   }
