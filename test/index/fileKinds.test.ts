@@ -1,6 +1,7 @@
 /**
  * Files that repeat the code's words without being where anything happens: type declarations
- * (`.d.ts`, `.pyi`) and translation catalogs (`LC_MESSAGES/`, `.po`). Through the real core over
+ * (`.d.ts`, `.pyi`), translation catalogs (`LC_MESSAGES/`, `.po`) and a project's settings
+ * (`tsconfig.json`, `package.json`). Through the real core over
  * a repository written by the test, the implementation comes first, unless the question is about
  * the types or the translations.
  */
@@ -9,11 +10,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createCore, type Core } from '../../server/src/core/core';
 import { silentLogger } from '../../server/src/core/logger';
-import { isCatalogPath, isDeclarationPath } from '../../server/src/index/languages';
+import { isCatalogPath, isDeclarationPath, isProjectConfigPath } from '../../server/src/index/languages';
 import { tempDir } from '../models/fixtures';
 import { fileWriter } from '../helpers/files';
 
-describe('declarations and translation catalogs', function () {
+describe('declarations, translation catalogs and project settings', function () {
   this.timeout(120_000);
 
   it('knows declaration files by their paths', () => {
@@ -28,6 +29,12 @@ describe('declarations and translation catalogs', function () {
     for (const p of ['sphinx/locale/__init__.py', 'sphinx/util/i18n.py', 'src/poll.py', 'src/repo.ts']) assert.ok(!isCatalogPath(p), p);
   });
 
+  it('knows a project\'s build and tool settings by their paths', () => {
+    for (const p of ['tsconfig.json', 'perf-measures/tsconfig.build.json', 'package.json', 'pyproject.toml', 'uv.lock', '.github/workflows/ci.yml', 'vitest.config.ts', 'setup.cfg'])
+      assert.ok(isProjectConfigPath(p), p);
+    for (const p of ['src/package.ts', 'src/config.ts', 'src/flask/config.py', 'docs/config.rst', 'src/json/tsconfig.ts']) assert.ok(!isProjectConfigPath(p), p);
+  });
+
   describe('in the core', () => {
     let root: string;
     let core: Core | undefined;
@@ -36,6 +43,18 @@ describe('declarations and translation catalogs', function () {
       await core?.dispose();
       fs.rmSync(root, { recursive: true, force: true });
     });
+
+    /** Indexes `repo` in a core of its own and hands `check` the engine and a question's files in order. */
+    async function inCore(repo: string, check: (engine: Core['index']['engine'], files: (q: string) => string[]) => void): Promise<void> {
+      const c = await createCore({ dataDir: `${repo}-data`, modelsDir: path.join(root, 'no-models'), folders: [repo], log: silentLogger, autoIndex: false });
+      try {
+        await c.index.indexAll();
+        const engine = c.index.engine;
+        check(engine, (q) => [...new Set(engine.search(q).hits.map((h) => h.chunk.rel))]);
+      } finally {
+        await c.dispose();
+      }
+    }
 
     it('the code that processes comes before the declaration that repeats its words, unless the question is about types', async () => {
       const repo = path.join(root, 'repo');
@@ -76,26 +95,38 @@ describe('declarations and translation catalogs', function () {
       assert.equal(files('Where is the type of the CSS module class names declared?')[0], 'client.d.ts', 'a question about types wants the declaration');
     });
 
+    it('the code comes before a project setting that lists the words, unless the question is about the settings', async () => {
+      const repo = path.join(root, 'repo-project');
+      const write = fileWriter(repo);
+      write('src/context.ts', 'export class Context {\n  /** Returns a JSON response. */\n  json(object: unknown): Response {\n    return new Response(JSON.stringify(object), { headers: { \'content-type\': \'application/json\' } })\n  }\n}\n');
+      // A tsconfig that references every other tsconfig: "json" a dozen times.
+      const refs = ['build', 'spec', 'bun', 'node', 'deno', 'workerd', 'lambda', 'fastly'].map((n) => `    { "path": "./tsconfig.${n}.json" }`);
+      write('tsconfig.json', `{\n  "files": [],\n  "references": [\n${refs.join(',\n')}\n  ]\n}\n`);
+      await inCore(repo, (engine, files) => {
+        const question = 'How do I return JSON?';
+        engine.rankOverrides = { projectFactor: 1 };
+        assert.equal(files(question)[0], 'tsconfig.json', `without the factor the settings win on words: ${files(question).join(', ')}`);
+        engine.rankOverrides = {};
+        assert.equal(files(question)[0], 'src/context.ts', files(question).join(', '));
+        const about = files('Which tsconfig files does the build reference?');
+        assert.equal(about[0], 'tsconfig.json', `a question about the build wants the settings: ${about.join(', ')}`);
+      });
+    });
+
     it('the code that builds comes before the catalogs that repeat its messages, unless the question is about translations', async () => {
       const repo = path.join(root, 'repo-i18n');
       const write = fileWriter(repo);
       write('docs/search/index.py', 'def build_search_index(pages):\n    """Build the search index: each word of the pages maps to the pages that hold it."""\n    return {w: pages_with(w) for w in words(pages)}\n');
       for (const lang of ['de', 'fr', 'pt'])
         write(`docs/locale/${lang}/LC_MESSAGES/docs.po`, ['msgid "Search index"', `msgstr "Search index (${lang})"`, '', 'msgid "Building the search index of the pages"', `msgstr "Search index ${lang}"`, '', 'msgid "Search the pages"', `msgstr "Search ${lang}"`, ''].join('\n'));
-      const c2 = await createCore({ dataDir: path.join(root, 'data-i18n'), modelsDir: path.join(root, 'no-models'), folders: [repo], log: silentLogger, autoIndex: false });
-      try {
-        await c2.index.indexAll();
-        const engine = c2.index.engine;
-        const files = (q: string) => [...new Set(engine.search(q).hits.map((h) => h.chunk.rel))];
+      await inCore(repo, (engine, files) => {
         const question = 'How is the search index of the pages built?';
         engine.rankOverrides = { catalogFactor: 1 };
         assert.match(files(question)[0]!, /LC_MESSAGES/, `without the factor a catalog wins on words: ${files(question).join(', ')}`);
         engine.rankOverrides = {};
         assert.equal(files(question)[0], 'docs/search/index.py', files(question).join(', '));
         assert.match(files('Where is the French translation of "Search index"?')[0]!, /LC_MESSAGES/, 'a question about translations wants the catalogs');
-      } finally {
-        await c2.dispose();
-      }
+      });
     });
   });
 });

@@ -117,6 +117,17 @@ export function isCatalogPath(relPath: string): boolean {
   return CATALOG_PATH.test(relPath.replace(/\\/g, '/'));
 }
 
+const PROJECT_CONFIG_PATH =
+  /(^|\/)([jt]sconfig[^/]*\.json|package(-lock)?\.json|jsr\.json|deno\.jsonc?|bunfig\.toml|pnpm-(lock|workspace)\.yaml|yarn\.lock|[^/]*\.lock|pyproject\.toml|setup\.cfg|tox\.ini|pytest\.ini|MANIFEST\.in|\.pre-commit-config\.ya?ml|\.readthedocs\.ya?ml|\.editorconfig|\.gitignore|\.gitattributes|\.npmignore|\.eslintrc[^/]*|\.prettierrc[^/]*|(eslint|prettier|vitest|jest|tsup|rollup|babel|commitlint|lint-staged)\.config\.[a-z]+|renovate\.json5?|codecov\.ya?ml|\.github\/(workflows\/[^/]+|dependabot)\.ya?ml)$/i;
+
+/**
+ * A project's build, packaging and tool settings: they list the project's paths and names
+ * (`tsconfig.json` references every `*.json`), but no behaviour of the code is there.
+ */
+export function isProjectConfigPath(relPath: string): boolean {
+  return PROJECT_CONFIG_PATH.test(relPath.replace(/\\/g, '/'));
+}
+
 const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?|benchmarks?|benches|bench)\/|\.bench\.[a-z]+$|(^|\/)docs?\/(.*\/)?[^/]+\.(py|pyi|[cm]?[jt]sx?|go|rs|java|rb|php|cs)$/i;
 
 /** Examples, benchmarks and code inside documentation: illustrations of the code, not the code. */
