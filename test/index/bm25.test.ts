@@ -24,6 +24,21 @@ describe('index/bm25', () => {
     assert.equal(idx.docFreq('the'), 2);
   });
 
+  it('lists the live documents holding every one of some terms', () => {
+    const idx = new Bm25();
+    const a = doc(idx, 'no such file or directory');
+    const b = doc(idx, 'file not found');
+    const c = doc(idx, 'directory of the file');
+    assert.deepEqual(idx.docsWithAll(['file', 'directory']).sort(), [a, c].sort());
+    assert.deepEqual(idx.docsWithAll(['file']).sort(), [a, b, c].sort());
+    assert.deepEqual(idx.docsWithAll(['file', 'nowhere']), [], 'a term in no document');
+    assert.deepEqual(idx.docsWithAll([]), []);
+    idx.remove(a);
+    assert.deepEqual(idx.docsWithAll(['file', 'directory']), [c], 'removed documents are not listed');
+    assert.equal(idx.has(c, 'directory'), true);
+    assert.equal(idx.has(a, 'directory'), false);
+  });
+
   it('normalises by length: the same term count in a shorter document scores higher', () => {
     const idx = new Bm25();
     const short = doc(idx, 'token other');

@@ -139,10 +139,29 @@ export class Bm25 {
     for (const d of docs) if (this.alive[d]) yield d;
   }
 
+  /** Live documents containing every one of the terms (none for no terms): the rarest term's postings, checked for the others. */
+  docsWithAll(terms: string[]): number[] {
+    const ids = terms.map((t) => this.termIds.get(t));
+    if (!ids.length || ids.some((id) => id === undefined)) return [];
+    const sorted = (ids as number[]).sort((a, b) => this.df[a]! - this.df[b]!);
+    const rarest = sorted[0]!;
+    const start = this.postStart[rarest]!;
+    const out: number[] = [];
+    for (let k = start, end = start + this.postLen[rarest]!; k < end; k++) {
+      const d = this.poolDocs[k]!;
+      if (this.alive[d] && sorted.every((id, i) => i === 0 || this.hasId(d, id))) out.push(d);
+    }
+    return out;
+  }
+
   /** Does this document contain the term? (for the "matched terms" of a hit) */
   has(doc: number, term: string): boolean {
     const id = this.termIds.get(term);
-    if (id === undefined || !this.alive[doc]) return false;
+    return id !== undefined && this.hasId(doc, id);
+  }
+
+  private hasId(doc: number, id: number): boolean {
+    if (!this.alive[doc]) return false;
     const pool = this.termPool;
     let lo = this.docStart[doc]!;
     let hi = lo + this.docCount[doc]! - 1;

@@ -571,7 +571,7 @@ export class SearchEngine {
     const nameAt = byDoc(names);
     const flags = this.fileFlags;
     const hinted = this.hintedFiles(parsed.pathHints, allowed, p.maxHintFiles);
-    const quoted = p.literalW > 0 ? this.literalFiles(parsed.literals, c.touched, allowed, parsed.aboutTests, p.literalMax) : undefined;
+    const quoted = p.literalW > 0 ? this.literalFiles(parsed.literals, c, maxC * LITERAL_MIN_SCORE, allowed, parsed.aboutTests, p.literalMax) : undefined;
     const consider = (fd: number) => {
       if (lex[fd]! > 0) return;
       const fl = flags[fd]!;
@@ -770,20 +770,32 @@ export class SearchEngine {
    * Files whose chunks (among those the query's words found) hold a literal verbatim, each
    * literal counting 1, none found in more than `max` files (tests not counted unless asked for).
    */
-  private literalFiles(literals: string[], touched: Int32Array, allowed: Uint8Array | undefined, aboutTests: boolean, max: number): Map<number, number> | undefined {
+  private literalFiles(literals: string[], chunks: { scores: Float64Array; touched: Int32Array }, minScore: number, allowed: Uint8Array | undefined, aboutTests: boolean, max: number): Map<number, number> | undefined {
     if (!literals.length) return undefined;
     const out = new Map<number, number>();
     for (const lit of literals) {
+      const digits = /^\d+$/.test(lit);
       const re = new RegExp(`(?<![A-Za-z0-9_])${lit.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9_])`, 'i');
       const found = new Set<number>();
-      const digits = /^\d+$/.test(lit);
+      // A case-insensitive scan costs a microsecond a chunk: its longest word, as written, in
+      // lower case, capitalised or in capitals, is looked for first (a plain substring search).
+      const word = lit.split(/[^A-Za-z0-9_]+/).reduce((a, b) => (b.length > a.length ? b : a), '');
+      const probe = [...new Set([word, word.toLowerCase(), word.charAt(0).toUpperCase() + word.slice(1).toLowerCase(), word.toUpperCase()])];
+      // A chunk holding a phrase holds each of its words' terms: found in the postings. A number
+      // (or 'from None': stop words) has no term: the chunks the question's words found are scanned.
+      const need = digits ? [] : [...new Set(terms(lit).filter((t) => !t.startsWith('=')))];
+      let candidates: ArrayLike<number> = need.length ? this.chunkIdx.docsWithAll(need) : chunks.touched;
+      // Bounded work at any index size: past LITERAL_SCANS candidates, the best-scored ones.
+      if (candidates.length > LITERAL_SCANS) {
+        candidates = Array.from(candidates).filter((d) => chunks.scores[d]! > minScore).sort((a, b) => chunks.scores[b]! - chunks.scores[a]!).slice(0, LITERAL_SCANS);
+      }
       let counted = 0;
-      for (let i = 0; i < touched.length && counted <= max; i++) {
-        const d = touched[i]!;
+      for (let i = 0; i < candidates.length && counted <= max; i++) {
+        const d = candidates[i]!;
         const fd = this.chunkFile[d]!;
-        if (found.has(fd) || (allowed && !allowed[fd])) continue;
+        if (!(chunks.scores[d]! > minScore) || found.has(fd) || (allowed && !allowed[fd])) continue;
         const ch = this.chunks[d];
-        if (!ch || (digits && !ch.text.includes(lit)) || !re.test(ch.text)) continue;
+        if (!ch || !probe.some((w) => ch.text.includes(w)) || !re.test(ch.text)) continue;
         found.add(fd);
         if (aboutTests || !(this.fileFlags[fd]! & TEST)) counted++;
       }
@@ -983,6 +995,10 @@ const ORPHAN_VECTORS = 10_000;
  * chunk and spent up to 180 ms doing so.
  */
 const MAX_SCORED_CHUNKS = 12_000;
+/** A chunk holding a literal the question quotes scores at least this share of the best chunk for the question's words (the scan skips the rest). */
+const LITERAL_MIN_SCORE = 0.25;
+/** Chunks scanned for one literal at most (a case-insensitive scan costs about 2 µs a chunk). */
+const LITERAL_SCANS = 500;
 const MAX_SCORED_FILES = 4_000;
 /** Files the dense signal may bring into the fusion. */
 const DENSE_FILES = 100;
