@@ -222,6 +222,11 @@ describe('question: relevance for questions in the real worker', function () {
     return out.relevant.iterable.map((s) => ({ rel: path.relative(repo, s.path!), start: s.askcode!.startLine, end: s.askcode!.endLine }));
   };
   const firstFiles = async (query: string, n: number) => [...new Set((await ask(query)).map((h) => h.rel))].slice(0, n);
+  /** The question's first file is `expected` (the first three in the message when not). */
+  const assertFirst = async (query: string, expected: string) => {
+    const files = await firstFiles(query, 3);
+    assert.equal(files[0], expected, `${query}: ${files.join(', ')}`);
+  };
 
   it('ranks the definition of a named symbol first, its snippet holding the definition, in both languages', async () => {
     const flask = await ask('where is the Flask class defined?');
@@ -233,20 +238,15 @@ describe('question: relevance for questions in the real worker', function () {
   });
 
   it('ranks the module-level definition of a bare name first: not a file of its methods, not a name of another case', async () => {
-    for (const q of ['where is getPath defined?', 'what does getPath do?']) {
-      const files = await firstFiles(q, 3);
-      assert.equal(files[0], 'src/utils/url.ts', `${q}: ${files.join(', ')}`);
-    }
+    for (const q of ['where is getPath defined?', 'what does getPath do?']) await assertFirst(q, 'src/utils/url.ts');
   });
 
   it('ranks the file holding a number the question names first (BM25 does not index numbers)', async () => {
-    const files = await firstFiles('where is the 404 response produced?', 3);
-    assert.equal(files[0], 'src/not-found.ts', files.join(', '));
+    await assertFirst('where is the 404 response produced?', 'src/not-found.ts');
   });
 
   it('finds a method named through an instance (`c.redirect`), but not through `self`', async () => {
-    const files = await firstFiles('how does c.redirect work?', 3);
-    assert.equal(files[0], 'src/ctx.ts', files.join(', '));
+    await assertFirst('how does c.redirect work?', 'src/ctx.ts');
     // `self.redirect` names the class at hand, not one to look up.
     const symbols = new SymbolIndex();
     symbols.setFile('/w/src/ctx.ts', 'src/ctx.ts', 'typescript', [{ name: 'redirect', qualifiedName: 'Ctx.redirect', kind: 'method', startLine: 2, endLine: 3 }]);
@@ -276,12 +276,10 @@ describe('question: relevance for questions in the real worker', function () {
   });
 
   it('does not let a word in a path outrank the code that talks about it', async () => {
-    const files = await firstFiles('what happens when a handler throws an error?', 3);
-    assert.equal(files[0], 'src/hono-base.ts', files.join(', '));
+    await assertFirst('what happens when a handler throws an error?', 'src/hono-base.ts');
   });
 
   it('searches the initials a technical phrase is named by in code ("hot module replacement" → hmr)', async () => {
-    const files = await firstFiles('how does the dev server handle hot module replacement?', 2);
-    assert.equal(files[0], 'src/server/hmr.ts', files.join(', '));
+    await assertFirst('how does the dev server handle hot module replacement?', 'src/server/hmr.ts');
   });
 });

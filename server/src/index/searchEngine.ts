@@ -763,10 +763,6 @@ export class SearchEngine {
   }
 
   /**
-   * The files the text names by path (`src/app.py`, `pkg.module`), each hint kept only while it
-   * names at most `max` files: `__init__.py` or `index.ts` in an issue names no file in particular.
-   */
-  /**
    * Files whose chunks (among those the query's words found) hold a literal verbatim, each
    * literal counting 1, none found in more than `max` files (tests not counted unless asked for).
    */
@@ -805,6 +801,10 @@ export class SearchEngine {
     return out.size ? out : undefined;
   }
 
+  /**
+   * The files the text names by path (`src/app.py`, `pkg.module`), each hint kept only while it
+   * names at most `max` files: `__init__.py` or `index.ts` in an issue names no file in particular.
+   */
   private hintedFiles(hints: string[], allowed: Uint8Array | undefined, max: number): Set<number> | undefined {
     if (!hints.length) return undefined;
     const out = new Set<number>();
@@ -995,11 +995,11 @@ const ORPHAN_VECTORS = 10_000;
  * chunk and spent up to 180 ms doing so.
  */
 const MAX_SCORED_CHUNKS = 12_000;
+const MAX_SCORED_FILES = 4_000;
 /** A chunk holding a literal the question quotes scores at least this share of the best chunk for the question's words (the scan skips the rest). */
 const LITERAL_MIN_SCORE = 0.25;
 /** Chunks scanned for one literal at most (a case-insensitive scan costs about 2 µs a chunk). */
 const LITERAL_SCANS = 500;
-const MAX_SCORED_FILES = 4_000;
 /** Files the dense signal may bring into the fusion. */
 const DENSE_FILES = 100;
 const RESCORE_ROWS = 2_000;
