@@ -88,15 +88,18 @@ describe('question: what a question asks', () => {
     assert.deepEqual(kinds('what does getCookie do with signed cookies?'), ['getCookie:-']);
   });
 
-  it('reads "test ids", "the test report", "test collection" as what a test runner works with, not as a question about tests', () => {
-    for (const q of ['how does parametrize generate test ids?', 'How is the test report written to JUnit XML?', 'where is the test collection order decided?']) {
+  it('reads "test ids", "the test report", "test collection", "the test client" as what a test runner or library works with, not as a question about tests', () => {
+    // Before, "how does … test ids" still asked for tests (and ranked the code at half its score).
+    for (const q of ['how does parametrize generate test ids?', 'How is the test report written to JUnit XML?', 'where is the test collection order decided?', 'how does the test client work?']) {
       assert.equal(parseQuery(q).aboutTests, false, q);
       assert.equal(asksAboutTests(q), false, q);
+      assert.equal(analyzeQuestion(q).asksForTests, false, q);
     }
-    for (const q of ['where are the tests for parametrize ids?', 'which test checks the report?', 'how is the JUnit report tested?']) {
+    for (const q of ['where are the tests for parametrize ids?', 'which test checks the report?', 'how is the JUnit report tested?', 'how is the test client tested?']) {
       assert.equal(parseQuery(q).aboutTests, true, q);
       assert.equal(asksAboutTests(q), true, q);
     }
+    assert.equal(analyzeQuestion('how is the test client tested?').asksForTests, true);
   });
 
   it('recognises tests, mocks, fixtures, benchmarks and examples across ecosystems', () => {
@@ -205,6 +208,9 @@ describe('question: relevance for questions in the real worker', function () {
       '}',
       '',
     ].join('\n'));
+    // "test ids" in a test runner's own code, against the tests of that code (which say it more).
+    put('src/runner/ids.py', 'def make_ids(params):\n    # The test ids of a parametrized call: one id generated per parameter set.\n    return ["-".join(str(v) for v in p) for p in params]\n');
+    put('tests/test_ids.py', 'def test_ids_generated():\n    # test ids generated from the parameters: each test id generated once\n    assert make_ids([(1, 2)]) == ["1-2"]\n');
     w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
     await waitFor(async () => {
       const s = await w!.request(IndexStatus, undefined);
@@ -273,6 +279,11 @@ describe('question: relevance for questions in the real worker', function () {
     const files = await firstFiles('how are route patterns compiled into paths?', 5);
     assert.equal(files[0], 'src/router/trie.ts', files.join(', '));
     assert.equal((await firstFiles('how is compilePattern tested?', 1))[0], 'src/app.test.ts');
+  });
+
+  it('ranks a test runner\'s code above its tests for "how are test ids generated?" (what it works with, not its tests)', async () => {
+    await assertFirst('how are test ids generated?', 'src/runner/ids.py');
+    await assertFirst('how are test ids tested?', 'tests/test_ids.py');
   });
 
   it('does not let a word in a path outrank the code that talks about it', async () => {

@@ -101,10 +101,11 @@ const CAPITALISED = /^[A-Z][a-z0-9]+$/;
 const NOT_NAMES = new Set(['main', 'same', 'other', 'given', 'following', 'above', 'below', 'new', 'old', 'base', 'parent', 'child', 'current', 'first', 'last', 'default', 'custom', 'wrapper', 'helper', 'test', 'internal', 'public', 'private', 'static', 'abstract', 'async', 'this', 'that', 'which', 'each', 'every']);
 
 /**
- * "test" naming what a test runner works with ("test ids", "the test report", "test collection"),
- * not test files: in a test framework's own code these are the domain, and the code is the answer.
+ * "test" naming what a test runner works with ("test ids", "the test report", "test collection")
+ * or a library's testing tool ("the test client"), not test files: in a test framework's own code
+ * these are the domain, and the code is the answer. Neither says the question asks for tests.
  */
-const TEST_DOMAIN = /\btest(?:ing)?[\s-]+(?:ids?|names?|outcomes?|results?|reports?|reporting|reporters?|items?|sessions?|runs?|runners?|durations?|collection|collectors?|selection|discovery|ordering|status(?:es)?)\b/gi;
+const TEST_DOMAIN = /\btest(?:ing)?[\s-]+(?:ids?|names?|outcomes?|results?|reports?|reporting|reporters?|items?|sessions?|runs?|runners?|durations?|collection|collectors?|selection|discovery|ordering|status(?:es)?|clients?)\b/gi;
 
 /** The text without the phrases where "test" names a test runner's domain ({@link TEST_DOMAIN}). */
 export function withoutTestDomain(text: string): string {
@@ -171,5 +172,5 @@ export function analyzeQuestion(text: string): QuestionInfo {
     }
   }
   const intent: SymbolIntent = USAGE.some((re) => re.test(trimmed)) ? 'usage' : DEFINITION.test(trimmed) ? 'definition' : 'about';
-  return { natural, symbols: [...symbols.values()], intent, asksForTests: natural && ASKS_FOR_TESTS.test(trimmed), howTo: natural && HOW_TO.test(trimmed), framing: natural ? framingOf(trimmed) : new Map() };
+  return { natural, symbols: [...symbols.values()], intent, asksForTests: natural && ASKS_FOR_TESTS.test(withoutTestDomain(trimmed)), howTo: natural && HOW_TO.test(trimmed), framing: natural ? framingOf(trimmed) : new Map() };
 }
