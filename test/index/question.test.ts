@@ -198,7 +198,11 @@ describe('question: relevance for questions in the real worker', function () {
       '',
     ].join('\n'));
     // A method named through an instance (`c.redirect`), against a file that says "redirect" often.
-    put('src/ctx.ts', 'export class Ctx {\n  redirect = (location: string, status = 302): Response =>\n    new Response(null, { status, headers: { Location: location } })\n}\n');
+    put('src/ctx.ts', 'export class Ctx {\n  redirect = (location: string, status = 302): Response =>\n    new Response(null, { status, headers: { Location: location } })\n  json = (object: unknown): Response => new Response(JSON.stringify(object))\n}\n');
+    // …and one written like a file name (`c.json`), against a file that says "json" often; a real
+    // file named in a question (`settings.json`) stays a file.
+    put('src/middleware/pretty-json.ts', '// Pretty JSON: json output with spaces; the json space and the json query flag (json, json, json)\nexport const prettyJson = (space = 2) => space\n');
+    put('settings.json', '{ "indent": { "space": 2 } }\n');
     put('src/middleware/trailing-slash.ts', [
       '// Redirect to the path with a trailing slash: how the redirect works: a 301 redirect, and the',
       '// redirect keeps the query; no redirect for a path that has one.',
@@ -260,6 +264,14 @@ describe('question: relevance for questions in the real worker', function () {
     assert.deepEqual(targets('c.redirect'), ['/w/src/ctx.ts']);
     assert.deepEqual(targets('self.redirect'), []);
     assert.deepEqual(targets('c.redirect', false), [], 'issue texts and commit messages keep to names with a capital or an underscore');
+  });
+
+  it('reads `c.json` as a method where no file is called that, and `settings.json` as the file it names', async () => {
+    assert.deepEqual(analyzeQuestion('what does c.json do?').fileShaped, ['c.json']);
+    assert.deepEqual(analyzeQuestion('what does c.json do?').symbols, []);
+    assert.deepEqual(analyzeQuestion('what is in src/c.json?').fileShaped, [], 'a path is a path');
+    await assertFirst('what does c.json do?', 'src/ctx.ts');
+    await assertFirst('what indent does settings.json set?', 'settings.json');
   });
 
   it('of a class and an interface with one name, ranks the kind the question names first', async () => {

@@ -40,6 +40,11 @@ export interface QuestionInfo {
   howTo: boolean;
   /** Stemmed terms that frame the question rather than name what it is about, with their weight factor. */
   framing: Map<string, number>;
+  /**
+   * Dotted names a question writes like a file name (`c.json`, `res.send`): a method called
+   * through an instance where no file of the project is called that (searchEngine decides).
+   */
+  fileShaped: string[];
 }
 
 const QUESTION_START = /^\s*(how|what|why|where|when|which|who|whose|is|are|was|does|do|did|can|could|should|would|will|explain|describe|show|find|list|tell)\b/i;
@@ -164,7 +169,12 @@ export function analyzeQuestion(text: string): QuestionInfo {
       add(w, true, m.index);
     }
   }
-  for (const m of prose.matchAll(DOTTED_NAME)) if (!FILE_EXT.test(m[0]) && !/^(e\.g|i\.e|etc)\b/i.test(m[0])) add(m[0], true, m.index);
+  const fileShaped: string[] = [];
+  for (const m of prose.matchAll(DOTTED_NAME)) {
+    if (/^(e\.g|i\.e|etc)\b/i.test(m[0])) continue;
+    if (!FILE_EXT.test(m[0])) add(m[0], true, m.index);
+    else if (natural && prose[m.index! - 1] !== '/') fileShaped.push(m[0]);
+  }
   for (const re of NAMED_BY_ROLE) {
     for (const m of prose.matchAll(re)) {
       const w = m[1]!;
@@ -172,5 +182,5 @@ export function analyzeQuestion(text: string): QuestionInfo {
     }
   }
   const intent: SymbolIntent = USAGE.some((re) => re.test(trimmed)) ? 'usage' : DEFINITION.test(trimmed) ? 'definition' : 'about';
-  return { natural, symbols: [...symbols.values()], intent, asksForTests: natural && ASKS_FOR_TESTS.test(withoutTestDomain(trimmed)), howTo: natural && HOW_TO.test(trimmed), framing: natural ? framingOf(trimmed) : new Map() };
+  return { natural, symbols: [...symbols.values()], intent, asksForTests: natural && ASKS_FOR_TESTS.test(withoutTestDomain(trimmed)), howTo: natural && HOW_TO.test(trimmed), framing: natural ? framingOf(trimmed) : new Map(), fileShaped };
 }

@@ -840,7 +840,14 @@ export class SearchEngine {
   /** Files the text's code names point at (definitions, or call sites when it asks where they are used). */
   private symbolTargetsOf(parsed: ParsedQuery, allowFile?: (key: string) => boolean): Map<string, SymbolTarget> | undefined {
     const q = parsed.question;
-    if (!this.symbols || !this.symbols.size || !q.symbols.length) return undefined;
+    if (!this.symbols || !this.symbols.size) return undefined;
+    // "what does c.json do?": a method, unless a file of the project is called `c.json`.
+    const named = [...q.symbols];
+    for (const name of q.fileShaped) {
+      const hint = name.toLowerCase();
+      if (![...this.files.values()].some((e) => matchesHint(e.rel, hint))) named.push({ name, codeShaped: true });
+    }
+    if (!named.length) return undefined;
     const refs = (name: string) => {
       const ts = terms(name.split(/[.:#]/).pop() ?? '');
       const term = ts.find((t) => t.startsWith('=')) ?? (ts.length === 1 ? ts[0] : undefined);
@@ -849,7 +856,7 @@ export class SearchEngine {
       return findReferences(name, [...this.chunksWithTerm(term)].filter((c) => c.code), this.symbols!, { limit: 200 });
     };
     // "Where is X used" is a question's intent; a commit's "use X" is not.
-    const targets = symbolTargets(q.symbols, q.natural ? q.intent : 'about', this.symbols, parsed.aboutTests, refs, { plainTails: q.natural });
+    const targets = symbolTargets(named, q.natural ? q.intent : 'about', this.symbols, parsed.aboutTests, refs, { plainTails: q.natural });
     if (allowFile) for (const k of [...targets.keys()]) if (!allowFile(k)) targets.delete(k);
     return targets.size ? targets : undefined;
   }
