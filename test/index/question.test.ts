@@ -69,6 +69,7 @@ describe('question: what a question asks', () => {
     assert.deepEqual(names('How does getCookie parse signed cookies?'), ['getCookie']);
     assert.deepEqual(names('Who calls Flask.handle_exception?'), ['Flask.handle_exception', 'Flask']);
     assert.deepEqual(names('where is the compose function called?'), ['compose']);
+    assert.deepEqual(names('what does the httpbin fixture return?'), ['httpbin'], 'a pytest fixture by its role');
     assert.deepEqual(names('How is the Rational class printed?'), ['Rational'], 'a Capitalised word mid-sentence');
     assert.deepEqual(names('Routing: how are paths matched? see router.py, e.g. here'), [], 'no sentence-initial word, file name or e.g.');
     assert.equal(analyzeQuestion('where is compose called?').intent, 'usage');
@@ -215,6 +216,9 @@ describe('question: relevance for questions in the real worker', function () {
     // "test ids" in a test runner's own code, against the tests of that code (which say it more).
     put('src/runner/ids.py', 'def make_ids(params):\n    # The test ids of a parametrized call: one id generated per parameter set.\n    return ["-".join(str(v) for v in p) for p in params]\n');
     put('tests/test_ids.py', 'def test_ids_generated():\n    # test ids generated from the parameters: each test id generated once\n    assert make_ids([(1, 2)]) == ["1-2"]\n');
+    // A pytest fixture named by its role ("the httpbin fixture"), against a test that says its name more.
+    put('tests/conftest.py', 'import pytest\n\n\n@pytest.fixture\ndef httpbin():\n    return "http://127.0.0.1:8080"\n');
+    put('tests/test_get.py', 'def test_get(httpbin):\n    # the httpbin fixture: httpbin gives the httpbin url to return from\n    assert get(httpbin + "/get")\n');
     w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
     await waitFor(async () => {
       const s = await w!.request(IndexStatus, undefined);
@@ -296,6 +300,10 @@ describe('question: relevance for questions in the real worker', function () {
   it('ranks a test runner\'s code above its tests for "how are test ids generated?" (what it works with, not its tests)', async () => {
     await assertFirst('how are test ids generated?', 'src/runner/ids.py');
     await assertFirst('how are test ids tested?', 'tests/test_ids.py');
+  });
+
+  it('ranks the definition of a fixture named by its role ("the httpbin fixture") first', async () => {
+    await assertFirst('what does the httpbin fixture return?', 'tests/conftest.py');
   });
 
   it('does not let a word in a path outrank the code that talks about it', async () => {

@@ -41,7 +41,7 @@ export interface QuestionInfo {
   /** Stemmed terms that frame the question rather than name what it is about, with their weight factor. */
   framing: Map<string, number>;
   /**
-   * Dotted names a question writes like a file name (`c.json`, `res.send`): a method called
+   * Dotted names a question writes like a file name (`c.json`, `res.json`): a method called
    * through an instance where no file of the project is called that (searchEngine decides).
    */
   fileShaped: string[];
@@ -86,7 +86,7 @@ const CODE_SPAN = /`([^`\n]{1,120})`/g;
 const CODE_SHAPED = /(?<![A-Za-z0-9_.])(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Za-z0-9]*_[A-Za-z0-9_]+|[A-Z][a-z0-9]+)(?:\(\))?(?![A-Za-z0-9_])/g;
 /** A plain word the question's grammar makes a name: "the compose function", "where is compose called". */
 const NAMED_BY_ROLE = [
-  /\bthe ([A-Za-z_][A-Za-z0-9_]*) (?:function|method|class|constant|interface|type|enum|decorator|helper|hook|property|attribute)\b/dgi,
+  /\bthe ([A-Za-z_][A-Za-z0-9_]*) (?:function|method|class|constant|interface|type|enum|decorator|helper|hook|property|attribute|fixture)\b/dgi,
   /\b(?:where|how) (?:is|are) (?:the )?([A-Za-z_][A-Za-z0-9_]*) (?:called|used|defined|declared|implemented|invoked|tested)\b/dgi,
   /\bwhat does (?:the )?([A-Za-z_][A-Za-z0-9_]*) do\b/dgi,
   /\b(?:who|what) (?:calls|uses) (?:the )?([A-Za-z_][A-Za-z0-9_]*)\b/dgi,
