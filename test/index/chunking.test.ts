@@ -34,6 +34,13 @@ describe('index: tokens, chunks and the walk', () => {
     assert.ok(pathTerms('src/helper/accepts/accepts.ts').includes('accept'));
   });
 
+  it('reads an acronym\'s plural as one word ("JWTs" is jwt, not "JW" and "Ts")', () => {
+    assert.deepEqual(terms('How are JWTs verified?'), terms('How are the jwt verified?'));
+    assert.deepEqual(terms('URLs'), terms('urls'));
+    assert.deepEqual(splitIdentifier('parseURLsFrom'), ['parse', 'urls', 'From']);
+    assert.deepEqual(splitIdentifier('HTTPServer'), ['HTTP', 'Server'], 'an acronym before a word is unchanged');
+  });
+
   it('reads commit scopes, named files and dotted modules out of a query', () => {
     const q = parseQuery('fix(reg-exp-router): keep `*/*` working\n\nsee sympy.core.basic and src/router/trie.ts');
     assert.ok(q.pathTerms.some((t) => t.term === 'router'));

@@ -38,6 +38,8 @@ export function stem(w: string): string {
 export function splitIdentifier(id: string): string[] {
   return id
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    // An acronym's plural is one word: "URLs" → urls, not "UR Ls"; "IDs" → ids.
+    .replace(/([A-Z]{2,})s(?![a-z])/g, (_, acronym: string) => ` ${acronym.toLowerCase()}s `)
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .replace(/([A-Za-z])([0-9])/g, '$1 $2')
     .split(/[^A-Za-z0-9]+/)
