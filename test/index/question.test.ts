@@ -101,6 +101,12 @@ describe('question: what a question asks', () => {
       assert.equal(asksAboutTests(q), true, q);
     }
     assert.equal(analyzeQuestion('how is the test client tested?').asksForTests, true);
+    // A runner's work on tests is its domain; the tests for something are tests.
+    for (const q of ['how does pytest collect test files?', 'how are test functions skipped?', 'where are test modules imported?']) {
+      assert.equal(analyzeQuestion(q).asksForTests, false, q);
+      assert.equal(parseQuery(q).aboutTests, false, q);
+    }
+    assert.equal(analyzeQuestion('where are the test files for the router?').asksForTests, true);
   });
 
   it('recognises tests, mocks, fixtures, benchmarks and examples across ecosystems', () => {

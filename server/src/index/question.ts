@@ -92,7 +92,7 @@ const NAMED_BY_ROLE = [
   /\b(?:who|what) (?:calls|uses) (?:the )?([A-Za-z_][A-Za-z0-9_]*)\b/dgi,
 ];
 const HOW_TO = /\b(how (?:do|can|should|would) (?:i|we|you|one)|how to|what should (?:i|we)|is there a way|can i|should i)\b/i;
-const ASKS_FOR_TESTS = /\b(tested|tests? (?:for|of|that cover|covering)|test cases?|test coverage|which tests?|unit tests?|how (?:is|are|do|does) [^?]{0,60}\btest)\b/i;
+const ASKS_FOR_TESTS = /\b(tested|tests?(?: files?| modules?)? (?:for|of|that cover|covering)|test cases?|test coverage|which tests?|unit tests?|how (?:is|are|do|does) [^?]{0,60}\btest)\b/i;
 /** `Flask.run`, `app.config.from_prefixed_env()` — but not a file name (`config.py`). */
 const DOTTED_NAME = /(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?(?![A-Za-z0-9_.])/g;
 const FILE_EXT = /\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|c|h|cc|cpp|hpp|cs|rb|php|md|rst|txt|json|toml|ya?ml|cfg|ini|html|css)$/i;
@@ -112,9 +112,15 @@ const NOT_NAMES = new Set(['main', 'same', 'other', 'given', 'following', 'above
  */
 const TEST_DOMAIN = /\btest(?:ing)?[\s-]+(?:ids?|names?|outcomes?|results?|reports?|reporting|reporters?|items?|sessions?|runs?|runners?|durations?|collection|collectors?|selection|discovery|ordering|status(?:es)?|clients?)\b/gi;
 
-/** The text without the phrases where "test" names a test runner's domain ({@link TEST_DOMAIN}). */
+/**
+ * A test runner's work on tests: "how does pytest collect test files?", "test functions are
+ * skipped" — in the runner's own code the answer, whereas "the test files for the router" are tests.
+ */
+const TEST_RUNNER_WORK = /\b(?:collect|discover|run|execut|skip|select|load|import|rewrit|report)\w*\s+(?:the\s+)?test[\s-]+(?:files?|modules?|functions?|classes?|methods?)\b|\b(?:(?:are|is)\s+(?:the\s+)?)?test[\s-]+(?:files?|modules?|functions?|classes?|methods?)\s+(?:(?:are|is|get|gets)\s+)?(?:collected|discovered|found|run|ran|executed|skipped|selected|loaded|imported)\b/gi;
+
+/** The text without the phrases where "test" names a test runner's domain ({@link TEST_DOMAIN}, {@link TEST_RUNNER_WORK}). */
 export function withoutTestDomain(text: string): string {
-  return text.replace(TEST_DOMAIN, ' ');
+  return text.replace(TEST_DOMAIN, ' ').replace(TEST_RUNNER_WORK, ' ');
 }
 
 const framingWords = new Set(FRAMING);

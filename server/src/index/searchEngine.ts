@@ -819,6 +819,11 @@ export class SearchEngine {
     return out.size ? out : undefined;
   }
 
+  private hasFileNamed(hint: string): boolean {
+    for (const entry of this.files.values()) if (matchesHint(entry.rel, hint)) return true;
+    return false;
+  }
+
   /** Files by the definition whose name the query spells out, bonus 1 for the best. */
   private nameTargets(q: QueryTerm[]): Map<string, SymbolTarget> | undefined {
     const query = new Map<string, number>();
@@ -845,7 +850,7 @@ export class SearchEngine {
     const named = [...q.symbols];
     for (const name of q.fileShaped) {
       const hint = name.toLowerCase();
-      if (![...this.files.values()].some((e) => matchesHint(e.rel, hint))) named.push({ name, codeShaped: true });
+      if (!this.hasFileNamed(hint)) named.push({ name, codeShaped: true });
     }
     if (!named.length) return undefined;
     const refs = (name: string) => {
