@@ -225,6 +225,10 @@ describe('question: relevance for questions in the real worker', function () {
     // A pytest fixture named by its role ("the httpbin fixture"), against a test that says its name more.
     put('tests/conftest.py', 'import pytest\n\n\n@pytest.fixture\ndef httpbin():\n    return "http://127.0.0.1:8080"\n');
     put('tests/test_get.py', 'def test_get(httpbin):\n    # the httpbin fixture: httpbin gives the httpbin url to return from\n    assert get(httpbin + "/get")\n');
+    // A kebab-case option (`ignore-paths`) and the snake_case name that holds it, against a file
+    // that says its words apart more often.
+    put('pkg/lint/expand.py', 'def expand_files(files, ignore_paths):\n    return [f for f in files if not any(p.match(f) for p in ignore_paths)]\n');
+    put('pkg/lint/walker.py', '# Paths to ignore: the ignored paths of a folder\ndef walk(folder):\n    return [folder]\n');
     w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
     await waitFor(async () => {
       const s = await w!.request(IndexStatus, undefined);
@@ -310,6 +314,13 @@ describe('question: relevance for questions in the real worker', function () {
 
   it('ranks the definition of a fixture named by its role ("the httpbin fixture") first', async () => {
     await assertFirst('what does the httpbin fixture return?', 'tests/conftest.py');
+  });
+
+  it('searches a kebab-case option quoted as code as the snake_case name that holds it (`ignore-paths` → ignore_paths)', async () => {
+    await assertFirst('`ignore-paths` in my settings is ignored', 'pkg/lint/expand.py');
+    const t = parseQuery('`ignore-paths` is ignored with --max-line-length; fix(reg-exp-router)').terms.map((x) => x.term);
+    for (const name of ['=ignore_paths', '=ignorepaths', '=max_line_length', '=maxlinelength']) assert.ok(t.includes(name), name);
+    assert.ok(!t.includes('=reg_exp_router'), 'a commit scope stays path words');
   });
 
   it('does not let a word in a path outrank the code that talks about it', async () => {

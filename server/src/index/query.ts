@@ -29,6 +29,9 @@ const CODE_SPAN = /`([^`\n]{1,120})`/g;
 /** Identifiers that look like code (camelCase, snake_case, dotted calls) in running prose. */
 const CODEY = /\b(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[a-z0-9]+_[a-z0-9_]+|_[a-z0-9_]+)\b/g;
 
+const KEBAB = /(?<![\w-])[A-Za-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+(?![\w-])/g;
+const OPTION = /(?<![\w-])--([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+)(?![\w-])/g;
+
 /** Long issue texts: keep the most telling terms (highest weight × idf) — scoring cost grows with each. */
 export const MAX_QUERY_TERMS = 48;
 
@@ -43,6 +46,14 @@ export function parseQuery(text: string): ParsedQuery {
   for (const a of acronymPhrases(text)) add(terms(a.name), a.words);
   for (const m of text.matchAll(CODE_SPAN)) add(terms(m[1]!), 0.5);
   for (const m of text.matchAll(CODEY)) add(terms(m[0]), 0.5);
+  // A kebab-case option or key quoted as code or written as an option (`ignore-paths`,
+  // --max-line-length) is a snake_case or camelCase name in the code: search those whole names too.
+  const kebab = [...text.matchAll(CODE_SPAN)].flatMap((m) => [...m[1]!.matchAll(KEBAB)].map((k) => k[0]));
+  for (const m of text.matchAll(OPTION)) kebab.push(m[1]!);
+  for (const k of new Set(kebab)) {
+    const parts = k.toLowerCase().split('-');
+    add(['=' + parts.join('_'), '=' + parts.join('')].filter((t) => t.length <= 41), 0.5);
+  }
 
   const scope: string[] = [];
   for (const m of text.matchAll(SCOPE)) if (m[1]) for (const s of m[1].split(/[,\s/]+/)) if (s) scope.push(s);
