@@ -34,6 +34,13 @@ describe('index: tokens, chunks and the walk', () => {
     assert.ok(pathTerms('src/helper/accepts/accepts.ts').includes('accept'));
   });
 
+  it('finds a folder or file named for an agent by its verb ("routing" → router/, "handle" → handler.ts)', () => {
+    assert.ok(pathTerms('src/router/trie-router/router.ts').includes(terms('routing')[0]!));
+    assert.ok(pathTerms('src/adapter/lambda/handler.ts').includes(terms('handle')[0]!));
+    assert.ok(!terms('the router').includes(terms('routing')[0]!), 'the stemmer alone keeps them apart');
+    assert.ok(!pathTerms('src/user.ts').includes('us'), 'a short word keeps its -er');
+  });
+
   it('reads an acronym\'s plural as one word ("JWTs" is jwt, not "JW" and "Ts")', () => {
     assert.deepEqual(terms('How are JWTs verified?'), terms('How are the jwt verified?'));
     assert.deepEqual(terms('URLs'), terms('urls'));

@@ -97,7 +97,14 @@ export function pathTerms(relPath: string): string[] {
   const noExt = relPath.replace(/\.[A-Za-z0-9]+$/, '');
   for (const seg of noExt.split(/[\\/]/)) {
     if (!seg) continue;
+    const from = out.length;
     terms(seg.replace(/[.\-]/g, '_'), out);
+    // A folder or file named for an agent (`router/`, `handler.ts`, `parser.py`) is found by its
+    // verb too ("routing", "handle", "parsing"), which the stemmer keeps apart.
+    for (let i = from, end = out.length; i < end; i++) {
+      const t = out[i]!;
+      if (t.endsWith('er') && !t.startsWith('=') && t.length >= 6) out.push(stem(t.slice(0, -2)));
+    }
     const whole = seg.toLowerCase();
     if (whole.length >= 2) out.push('=' + whole.replace(/[.\-]/g, '_'));
   }
