@@ -66,27 +66,6 @@ describe('hybrid search (BM25 + static embeddings)', function () {
     assert.equal(hits[0]!.chunk.rel, 'a.py');
   });
 
-  it('a question in prose weighs the dense signal by questionDenseW, a commit message or issue by denseW', () => {
-    const e = new SearchEngine();
-    const rec = (file: string, text: string, hash: string): ChunkRecord => ({
-      id: hash, file, rel: file, startLine: 1, endLine: 3, text, hash, language: 'python', ext: '.py', code: true,
-    });
-    // a.py has the words, b.py the meaning (the query vector), c.py neither.
-    e.setFile('a.py', 'a.py', [rec('a.py', 'def read_settings(): settings are read here', 'ha')]);
-    e.setFile('b.py', 'b.py', [rec('b.py', 'def load_environment(): os.environ', 'hb')]);
-    e.setFile('c.py', 'c.py', [rec('c.py', 'class Unrelated: pass', 'hc')]);
-    e.setVector('ha', Float32Array.from([0, 0, 1, 0]));
-    e.setVector('hb', Float32Array.from([1, 0, 0, 0]));
-    e.setVector('hc', Float32Array.from([0, 1, 0, 0]));
-    const queryVector = Float32Array.from([1, 0, 0, 0]);
-    const first = (text: string, params: { denseW: number; questionDenseW: number }) =>
-      e.search(text, { queryVector, params: { fusion: 'score', ...params } }).hits[0]!.chunk.rel;
-    assert.equal(first('where are settings read?', { denseW: 0, questionDenseW: 2 }), 'b.py');
-    assert.equal(first('read settings', { denseW: 0, questionDenseW: 2 }), 'a.py');
-    assert.equal(first('where are settings read?', { denseW: 2, questionDenseW: 0 }), 'a.py');
-    assert.equal(first('read settings', { denseW: 2, questionDenseW: 0 }), 'b.py');
-  });
-
   it('vectors are stored once per content: kept through an edit, shared by copies, back after a restore', () => {
     const e = new SearchEngine();
     const rec = (file: string, text: string, hash: string, start = 1): ChunkRecord => ({

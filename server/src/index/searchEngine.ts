@@ -58,14 +58,6 @@ export interface RankParams {
   /** How the dense ranking joins the lexical one (see fusion.ts) and its weight. */
   fusion: FusionMethod;
   denseW: number;
-  /**
-   * The dense weight for a question in prose, which says in its own words what the code says in
-   * names (commit messages and issue texts keep `denseW`). 0.35 instead of 0.25: SWE-QA dev MRR
-   * 0.808 → 0.821, R@1 0.435 → 0.444, R@5 0.791 → 0.793; qa dev MRR 0.855 → 0.876; answers
-   * unchanged. For every text it cost swe-lite dev a row (Acc@5 0.825 → 0.810) and commit-eval R@5
-   * 0.877 → 0.873; 0.4 was no better on SWE-QA (R@5 0.790).
-   */
-  questionDenseW: number;
   rerankK: number;
   perFileCap: number;
   floor: number;
@@ -158,7 +150,6 @@ export const DEFAULT_RANK: RankParams = {
   // SWE-QA 0.776 → 0.781 with weighted scores at 0.2; equal-weight RRF cost commit-eval 0.17.
   fusion: 'score',
   denseW: 0.25,
-  questionDenseW: 0.35,
   rerankK: 30,
   perFileCap: 2,
   floor: 0.05,
@@ -665,7 +656,7 @@ export class SearchEngine {
     const fused = fuse({
       lexFiles, lex, denseFiles, sim: fileBest, nFiles, scratch: scratch.fused,
       denseFactor: parsed.aboutTests ? () => 1 : (fd) => (flags[fd]! & TEST ? p.testFactor : 1),
-    }, { ...p, denseW: (natural ? p.questionDenseW : p.denseW) * denseLengthFactor(text) });
+    }, { ...p, denseW: p.denseW * denseLengthFactor(text) });
     const { lexRank, denseRank } = fused;
     const fusedScore = fused.score;
     const fusedFiles = fused.files;
