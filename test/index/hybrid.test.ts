@@ -46,6 +46,18 @@ describe('hybrid search (BM25 + static embeddings)', function () {
     assert.deepEqual(off.files, [1, 2, 3], 'denseW 0 is the lexical order');
   });
 
+  it('a small difference in similarity among few files is not the whole dense range (denseSpanMin)', () => {
+    // Two files: the lexical best (0) defines what the question names, the other (1) is a little
+    // closer in meaning. Scaled from 1 down to 0, that little difference outweighs the words.
+    const input = { lexFiles: [0, 1], lex: [1, 0.8], denseFiles: [1, 0], sim: [0.5, 0.55], denseFactor: () => 1, nFiles: 2 };
+    const raw = fuse(input, { fusion: 'score', rrfK: 20, denseW: 0.35, rerankK: 30, denseSpanMin: 0 });
+    assert.deepEqual(raw.files, [1, 0]);
+    const floored = fuse(input, { fusion: 'score', rrfK: 20, denseW: 0.35, rerankK: 30, denseSpanMin: 0.15 });
+    assert.deepEqual(floored.files, [0, 1]);
+    assert.ok(Math.abs(floored.score[1]! - (0.8 + 0.35)) < 1e-9, 'the dense best still counts in full');
+    assert.ok(Math.abs(floored.score[0]! - (1 + 0.35 * (1 - 0.05 / 0.15))) < 1e-9, String(floored.score[0]));
+  });
+
   it('every hit carries its BM25 and dense score and rank', () => {
     const e = new SearchEngine();
     const rec = (file: string, text: string, hash: string): ChunkRecord => ({
@@ -64,6 +76,31 @@ describe('hybrid search (BM25 + static embeddings)', function () {
     assert.ok(a.bm25! > 0 && a.bm25Rank === 1 && a.denseRank === 1 && Math.abs(a.dense! - 0.8) < 1e-6, JSON.stringify(a));
     assert.ok(b.bm25 === undefined && b.bm25Rank === undefined && b.denseRank === 2 && Math.abs(b.dense! - 0.6) < 1e-6, JSON.stringify(b));
     assert.equal(hits[0]!.chunk.rel, 'a.py');
+  });
+
+  it('a question in prose weighs the dense signal by questionDenseW; one that names code, a commit message or an issue by denseW', () => {
+    const e = new SearchEngine();
+    const rec = (file: string, text: string, hash: string): ChunkRecord => ({
+      id: hash, file, rel: file, startLine: 1, endLine: 3, text, hash, language: 'python', ext: '.py', code: true,
+    });
+    // a.py has the words, b.py the meaning (the query vector), c.py neither.
+    e.setFile('a.py', 'a.py', [rec('a.py', 'def read_settings(): settings are read here', 'ha')]);
+    e.setFile('b.py', 'b.py', [rec('b.py', 'def load_environment(): os.environ', 'hb')]);
+    e.setFile('c.py', 'c.py', [rec('c.py', 'class Unrelated: pass', 'hc')]);
+    e.setVector('ha', Float32Array.from([0, 0, 1, 0]));
+    e.setVector('hb', Float32Array.from([1, 0, 0, 0]));
+    e.setVector('hc', Float32Array.from([0, 1, 0, 0]));
+    const queryVector = Float32Array.from([1, 0, 0, 0]);
+    const first = (text: string, params: { denseW: number; questionDenseW: number }) =>
+      e.search(text, { queryVector, params: { fusion: 'score', ...params } }).hits[0]!.chunk.rel;
+    assert.equal(first('where are settings read?', { denseW: 0, questionDenseW: 2 }), 'b.py');
+    assert.equal(first('read settings', { denseW: 0, questionDenseW: 2 }), 'a.py');
+    assert.equal(first('where are settings read?', { denseW: 2, questionDenseW: 0 }), 'a.py');
+    assert.equal(first('read settings', { denseW: 2, questionDenseW: 0 }), 'b.py');
+    // A question that spells out initials the code uses is answered by its words: it keeps denseW.
+    e.setFile('a.py', 'a.py', [rec('a.py', 'def hmr_update(): send the hmr update', 'ha')]);
+    assert.equal(first('how does hot module replacement work?', { denseW: 0, questionDenseW: 2 }), 'a.py');
+    assert.equal(first('how does hot module replacement work?', { denseW: 2, questionDenseW: 0 }), 'b.py');
   });
 
   it('vectors are stored once per content: kept through an edit, shared by copies, back after a restore', () => {

@@ -5,7 +5,8 @@
  *
  * Methods (picked on the dev sets, see `bench retrieval --fusion`):
  *   rrf     weighted reciprocal-rank fusion: 1/(k + lexRank) + denseW/(k + denseRank)
- *   score   weighted scores: lex/maxLex + denseW * (sim - minSim)/(maxSim - minSim) over the dense top files
+ *   score   weighted scores: lex/maxLex + denseW * (1 - (maxSim - sim)/span) over the dense top files, where
+ *           span = max(maxSim - minSim, denseSpanMin)
  *   rerank  dense only re-orders the lexical top `rerankK` (lex/maxLex + denseW * scaled sim); it brings no new file
  */
 
@@ -17,6 +18,13 @@ export interface FusionParams {
   /** Weight of the dense signal against the lexical one (1: equal). */
   denseW: number;
   rerankK: number;
+  /**
+   * The dense similarities are scaled down from the best file over at least this span (0: the
+   * best file 1, the worst 0). Among two or three files a small difference in similarity would
+   * otherwise count as the whole range: in a two-file project, "How is the cart total computed?"
+   * cited `checkout.ts`, which calls `cartTotal`, before `cart.ts`, which defines it.
+   */
+  denseSpanMin?: number;
 }
 
 export interface FusionInput {
@@ -57,9 +65,9 @@ export function fuse(input: FusionInput, p: FusionParams): Fused {
     maxSim = Math.max(maxSim, sim[fd]!);
     minSim = Math.min(minSim, sim[fd]!);
   }
-  const span = maxSim - minSim;
+  const span = Math.max(maxSim - minSim, p.denseSpanMin ?? 0);
   // One dense file (or all alike) is the dense signal's best: it scores as the best.
-  const scaled = (fd: number) => (denseRank[fd] ? (span > 0 ? (sim[fd]! - minSim) / span : 1) : 0);
+  const scaled = (fd: number) => (denseRank[fd] ? (span > 0 ? 1 - (maxSim - sim[fd]!) / span : 1) : 0);
 
   if (p.fusion === 'rerank') {
     const k = Math.min(p.rerankK, lexFiles.length);

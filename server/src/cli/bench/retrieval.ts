@@ -56,7 +56,8 @@ const USAGE = `Usage: askcode bench retrieval --cases FILE.jsonl (--repo-dir DIR
   --compare-lancedb-fts  also rank with LanceDB's full-text index over the same code-aware terms
   --embedder M      embed with M (a model id or name, a model folder, or none) and print lexical-only and
                     hybrid side by side from one index; --dense: the default embedder
-  --fusion LIST     hybrid variants to compare, e.g. rrf:1,rrf:0.5,score:0.3,rerank:0.5 (method:denseW[:k])
+  --fusion LIST     hybrid variants to compare, e.g. rrf:1,rrf:0.5,score:0.3,rerank:0.5 (method:denseW[:k];
+                    the weight holds for every text, questions included)
   --rank-params JSON  ranking overrides (RankParams in index/searchEngine.ts), for measuring a knob
   --dump FILE       one JSON line per row: relevant files, lexical and hybrid top 10 (to read the misses)
 Prints Recall@1/5/10, Acc@5, MRR with 95% bootstrap intervals (R@1, R@5, MRR), p50/p95 query latency,
@@ -229,7 +230,9 @@ function parseFusion(list: string | undefined): Variant[] {
   return list.split(',').map((spec) => {
     const [m, w, k] = spec.split(':');
     if (!['rrf', 'score', 'rerank'].includes(m!)) throw new Error(`--fusion: unknown method '${m}' (rrf, score, rerank)`);
-    const params: Partial<RankParams> = { fusion: m as FusionMethod, denseW: w ? Number(w) : 1 };
+    // The variant's weight holds for every text, questions in prose included.
+    const weight = w ? Number(w) : 1;
+    const params: Partial<RankParams> = { fusion: m as FusionMethod, denseW: weight, questionDenseW: weight };
     if (k) Object.assign(params, m === 'rerank' ? { rerankK: Number(k) } : { rrfK: Number(k) });
     return { name: `hybrid ${spec}`, params };
   });
