@@ -101,6 +101,9 @@ describe('question: what a question asks', () => {
       assert.equal(asksAboutTests(q), true, q);
     }
     assert.equal(analyzeQuestion('how is the test client tested?').asksForTests, true);
+    // A test class named in CamelCase is a test; "latest" and "contest" are not.
+    for (const q of ['Show me the code for `TestRequests`.', 'where is RouterTest defined?', 'what do the HttpTests check?']) assert.equal(asksAboutTests(q), true, q);
+    for (const q of ['what is the latest version?', 'how does the contest work?', 'where is the Tester class?']) assert.equal(asksAboutTests(q), false, q);
     // A runner's work on tests is its domain; the tests for something are tests.
     for (const q of ['how does pytest collect test files?', 'how are test functions skipped?', 'where are test modules imported?']) {
       assert.equal(analyzeQuestion(q).asksForTests, false, q);

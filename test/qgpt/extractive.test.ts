@@ -67,6 +67,19 @@ describe('extractive answerer: the order of the places', () => {
     assert.equal(ps[order[1]!]!.path, 'src/request.ts');
   });
 
+  it('a question that names a test class (`TestRequests`, RouterTest) cites the test file that defines it; other questions cite code before tests', () => {
+    const ps: Passage[] = [
+      { ...passage(0, 'tests/test_requests.py', 'class TestRequests:\n    def test_entry_points(self):\n        requests.session'), symbol: 'TestRequests', retrieval: 1 },
+      { ...passage(1, 'src/requests/sessions.py', 'class Session:\n    # A requests session: the code that sends requests.'), retrieval: 0.8 },
+    ];
+    for (const q of ['Show me the code for `TestRequests`.', 'Where is TestRequests implemented?']) {
+      const { order } = answerOrder(q, ps);
+      assert.equal(ps[order[0]!]!.path, 'tests/test_requests.py', q);
+    }
+    const { order } = answerOrder('Show me the code for requests sessions.', ps);
+    assert.equal(ps[order[0]!]!.path, 'src/requests/sessions.py');
+  });
+
   it('among the best files, the words of the question still choose', () => {
     const ps = passages().slice(0, 3).concat(passage(3, 'src/views.ts', '/** When a view raises an exception, this handles it. */\nexport function onViewException(view: string, exception: Error) {}'));
     ps.forEach((p, i) => (p.retrieval = 1 - i * 0.1));

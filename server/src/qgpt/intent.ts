@@ -31,9 +31,13 @@ export function callSiteSymbol(query: string): string | null {
   return sym;
 }
 
+/** A test class named in CamelCase (`TestRequests`, `RouterTest`, `HttpTests`); case matters ("latest" is no test). */
+const TEST_CLASS = /\bTest[A-Z_]\w*|\b[A-Za-z]\w*[a-z0-9]Tests?\b/;
+
 /** Does the question ask about tests (so test files may be cited)? */
 export function asksAboutTests(query: string): boolean {
-  return /\b(?:tests?|tested|testing|unittests?|specs?|pytest|fixtures?|mocks?|assert(?:ion)?s?|test_\w+|\w+_test|\w+\.test)\b|\btest(?:s|ed|ing)?\b|\b(?:prueba|pruebas|probar)\b|\b(?:Tests?|getestet|Testfall)\b/i.test(withoutTestDomain(query));
+  const q = withoutTestDomain(query);
+  return /\b(?:tests?|tested|testing|unittests?|specs?|pytest|fixtures?|mocks?|assert(?:ion)?s?|test_\w+|\w+_test|\w+\.test)\b|\btest(?:s|ed|ing)?\b|\b(?:prueba|pruebas|probar)\b|\b(?:Tests?|getestet|Testfall)\b/i.test(q) || TEST_CLASS.test(q);
 }
 
 /** Test files by the usual conventions (folders and names), in any language the index reads. */
