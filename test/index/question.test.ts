@@ -6,7 +6,7 @@ import { startWorker, type WorkerHandle } from '../helpers/worker';
 import { waitFor } from '../helpers/wait';
 import { makeSymbolRepo } from '../helpers/symbolRepo';
 import { IndexStatus } from '../../server/src/protocol/workspace';
-import { QgptRelevance } from '../../server/src/protocol/qgpt';
+import { QgptRelevance, QgptReprompt } from '../../server/src/protocol/qgpt';
 import { analyzeQuestion } from '../../server/src/index/question';
 import { SymbolIndex, symbolTargets } from '../../server/src/index/symbols';
 import { literalsOf, parseQuery } from '../../server/src/index/query';
@@ -254,6 +254,20 @@ describe('question: relevance for questions in the real worker', function () {
     const files = await firstFiles(query, 3);
     assert.equal(files[0], expected, `${query}: ${files.join(', ')}`);
   };
+
+  it('a follow-up\'s subject is a name the project defines before one of the language (`ValueError`), unless it asks for call sites', async () => {
+    const at = (i: number) => ({ value: new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString() });
+    // Most recent first: the answer, then the question that named `ValueError` before `Flask`.
+    const history = { iterable: [
+      { role: 'ASSISTANT' as const, text: 'The app looks the `Flask` class up in `pkg/app.py` and raises when none is found.', timestamp: at(1) },
+      { role: 'USER' as const, text: 'Why does it raise `ValueError` when no `Flask` app is found?', timestamp: at(0) },
+    ] };
+    const where = await w!.request(QgptReprompt, { query: 'Where is that implemented?', conversation: history });
+    assert.match(where.query, /`Flask`/, where.query);
+    assert.doesNotMatch(where.query, /ValueError/, where.query);
+    const used = await w!.request(QgptReprompt, { query: 'Where is it used?', conversation: history });
+    assert.match(used.query, /`ValueError`/, used.query);
+  });
 
   it('ranks the definition of a named symbol first, its snippet holding the definition, in both languages', async () => {
     const flask = await ask('where is the Flask class defined?');

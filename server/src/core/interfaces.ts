@@ -78,4 +78,6 @@ export interface Retriever {
   locate(fragment: string, signal?: AbortSignal): Promise<{ path: string; startLine: number; endLine: number }[]>;
   /** The workspace folders being indexed. */
   folders(): string[];
+  /** Whether a workspace file defines `name` (a follow-up's subject is preferably the project's own). */
+  defines(name: string): boolean;
 }

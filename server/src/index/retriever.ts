@@ -35,6 +35,13 @@ export class Retriever {
     private readonly embeddings: EmbeddingQueue,
   ) {}
 
+  /** Whether a workspace file defines `name` (or, for `A.b`, its last part), as far as the symbols are loaded. */
+  defines(name: string): boolean {
+    const exact = (n: string) => this.ctx.symbols.find(n, { limit: 3, exact: true }).some((d) => d.match <= 1);
+    const leaf = name.split('.').pop() ?? name;
+    return exact(name) || (leaf !== name && exact(leaf));
+  }
+
   /** The hits for a query over one space, best first. */
   async search(query: string, space: Space, signal?: AbortSignal, limit = 20): Promise<Hit[]> {
     await this.ctx.opened;

@@ -164,6 +164,10 @@ export class WorkspaceIndex implements RetrieverContract {
     return this.retriever.locate(fragment);
   }
 
+  defines(name: string): boolean {
+    return this.retriever.defines(name);
+  }
+
   // ---- assets -------------------------------------------------------------------------------
 
   saveAsset(p: AssetSource): Promise<AssetSummary> {

@@ -161,7 +161,7 @@ export class AnswerFlow {
     // conversation is named by the first question that reaches it).
     if (!history.length) return undefined;
     const generator = await this.generatorOrNull(model);
-    const rules = repromptRules(query, history);
+    const rules = repromptRules(query, history, (name) => this.deps.retriever.defines(name));
     if (rules.trim() === query.trim() && !isFollowUp(query)) return undefined;
     if (generator) {
       try {

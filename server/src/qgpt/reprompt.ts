@@ -54,6 +54,9 @@ export function isSubjectName(s: string): boolean {
   return leaf.length > 2 && !NOT_A_SUBJECT.has(leaf.toLowerCase()) && /^[A-Za-z_$][\w$.]*$/.test(s);
 }
 
+/** A follow-up that asks for call sites or uses ("who calls it?", "where is that used?"). */
+const CALL_SITES_RE = /\b(?:called|calls?|used|uses|invoked|referenced|imported|callers?|usages?)\b/i;
+
 const PRONOUN_RE = /\b(?:it|this|that|these|those|them|they|its|there|here|the same)\b/i;
 const CONNECTOR_RE = /^\s*(?:and|but|so|also|then|now|ok(?:ay)?|what about|how about|und|y|et)\b/i;
 /** Words that carry no topic in a follow-up ("where is that implemented?" has none). */
@@ -83,7 +86,7 @@ function strip(q: string): string {
  * places are). A follow-up whose subject is a place of the answer is searched next to that file;
  * one with no symbol to name carries the previous question as its topic.
  */
-export function repromptRules(query: string, history: QGPTConversationMessage[]): string {
+export function repromptRules(query: string, history: QGPTConversationMessage[], defined?: (name: string) => boolean): string {
   const recent = history.slice(0, 6);
   const lastAnswer = recent.find((m) => m.role === 'ASSISTANT');
   const userMsgs = recent.filter((m) => m.role !== 'ASSISTANT');
@@ -91,7 +94,12 @@ export function repromptRules(query: string, history: QGPTConversationMessage[])
   const fromAnswer = lastAnswer ? entitiesOf(lastAnswer.text) : { paths: [], symbols: [] };
   const userSymbols = fromUser.flatMap((e) => e.symbols).filter(isSubjectName);
   const answerSymbols = fromAnswer.symbols.filter(isSubjectName);
-  const symbols = [...new Set([...userSymbols, ...answerSymbols])];
+  const named = [...new Set([...userSymbols, ...answerSymbols])];
+  const callSites = CALL_SITES_RE.test(query);
+  // The project's own names before those of the language or a library (`ValueError`, `NamedTuple`):
+  // "where is that implemented?" asks where the code does something, and the code defines none of
+  // those. Not for call sites: the project's uses of a library's function are its own.
+  const symbols = defined && !callSites ? [...named.filter(defined), ...named.filter((s) => !defined(s))] : named;
   const paths = [...new Set([...fromAnswer.paths, ...fromUser.flatMap((e) => e.paths)])];
   const code = (s: string) => `\`${s}\``;
   let q = query.trim();
@@ -119,7 +127,6 @@ export function repromptRules(query: string, history: QGPTConversationMessage[])
   if (resolved || !isFollowUp(q)) return q;
   const subject = symbols[0];
   const fromTheAnswer = subject !== undefined && !userSymbols.includes(subject);
-  const callSites = /\b(?:called|calls?|used|uses|invoked|referenced|imported|callers?|usages?)\b/i.test(q);
   if (subject) {
     let replaced = false;
     q = q.replace(/\b(it|this|that|them|they|these|those)\b(?!\s*(?:is|was)\s+(?:not\s+)?(?:possible|necessary))/i, () => {
