@@ -63,11 +63,12 @@ export interface RankParams {
    * The dense weight for a question in prose that names no definition of the project (backticked,
    * camelCase, dotted, "the compose function") and spells out no initials the code uses ("hot
    * module replacement"): it says in its own words what the code says in names. The others, and
-   * commit messages and issue texts, keep `denseW`. 0.35 instead of 0.25, with `denseSpanMin` 0.15: SWE-QA dev MRR 0.808 → 0.822, R@1
-   * 0.435 → 0.444, R@5 0.791 → 0.795, Acc@5 0.634 → 0.641; qa dev MRR 0.855 → 0.876; commit-eval
-   * unchanged. For every question (naming code or not, no span floor) the dense side outweighed
-   * the name: "hot module replacement" ranked a file of messages spelling the phrase above
-   * `server/hmr.ts`. For every text it cost swe-lite dev a row (Acc@5 0.825 → 0.810).
+   * commit messages and issue texts, keep `denseW`. 0.35 instead of 0.25, with `denseSpanMin`
+   * 0.15: SWE-QA dev MRR 0.808 → 0.822, R@1 0.435 → 0.444, R@5 0.791 → 0.795, Acc@5 0.634 →
+   * 0.641; qa dev MRR 0.855 → 0.876; commit-eval and swe-lite unchanged. For every question
+   * (naming code or not, no span floor) the dense side outweighed the name: "hot module
+   * replacement" ranked a file of messages spelling the phrase above `server/hmr.ts`. For every
+   * text it cost swe-lite dev a row (Acc@5 0.825 → 0.810).
    */
   questionDenseW: number;
   /** See fusion.ts: the least span the dense similarities are scaled over. */
