@@ -40,6 +40,20 @@ describe('extractive answerer: matching question words to code', () => {
     assert.equal(places[0]!.passage.path, 'src/app.ts', places.map((p) => `${p.passage.path} ${p.score}`).join('; '));
   });
 
+  it('a name qualified by its class (`Blueprint.add_url_rule`) is defined by that class\'s method, not by a same-named method of another class', () => {
+    const places = rankPlaces('Where is `Blueprint.add_url_rule` implemented?', [
+      { ...passage(0, 'src/blueprints.py', 'class BlueprintSetupState:\n    def add_url_rule(self, rule, endpoint=None):\n        self.app.add_url_rule(rule, endpoint)'), symbol: 'BlueprintSetupState › add_url_rule', retrieval: 1 },
+      { ...passage(1, 'src/blueprints.py', '    def add_url_rule(self, rule, endpoint=None, view_func=None):\n        self.record(lambda s: s.add_url_rule(rule, endpoint, view_func))'), symbol: 'Blueprint › add_url_rule', retrieval: 0.9 },
+    ]);
+    const byIndex = (i: number) => places.find((m) => m.passage.index === i)!;
+    assert.deepEqual(byIndex(1).defines, ['Blueprint.add_url_rule']);
+    assert.deepEqual(byIndex(0).defines, [], 'BlueprintSetupState.add_url_rule is another method');
+    assert.equal(places[0]!.passage.index, 1);
+    // A chunk whose symbol path lists only some of its names still defines a method of the class it holds.
+    const [cidr] = rankPlaces('What does `TestIsValidCIDR.test_invalid` check?', [{ ...passage(0, 'tests/test_utils.py', 'class TestIsValidCIDR:\n    def test_invalid(self, value):\n        assert not is_valid_cidr(value)'), symbol: 'TestIsIPv4Address, test_invalid' }]);
+    assert.deepEqual(cidr!.defines, ['TestIsValidCIDR.test_invalid']);
+  });
+
   it('does not match unrelated words that only share a prefix', () => {
     const [only] = rankPlaces('Where is the validation schema?', [passage(0, 'src/x.ts', 'const value = 1;\nexport const schemaVersion = 2;')]);
     assert.ok(!only.matched.includes('validation'), only.matched.join(', '));

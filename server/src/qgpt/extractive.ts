@@ -44,6 +44,23 @@ function definitionRes(symbols: string[]): RegExp[] {
 }
 
 /**
+ * Whether passage `p` defines the question's symbol `s` (`re`: its definition pattern). A name
+ * qualified by a class (`Blueprint.add_url_rule`) needs that class in the passage's symbol path
+ * where it has one: `BlueprintSetupState.add_url_rule` is another method. An instance's name
+ * (`c.json`, `app.config.from_object`) is matched by its method alone.
+ */
+function definesSymbol(p: Passage, s: string, re: RegExp): boolean {
+  const path = p.symbol?.split(/\s*[›,]\s*|\./).filter(Boolean);
+  const leaf = leafName(s);
+  const owner = s.split('.').at(-2);
+  if (owner && /^[A-Z]/.test(owner) && path?.length) {
+    const hasOwner = path.includes(owner) || new RegExp(`\\b(?:class|struct|interface|impl)\\s+${escapeRe(owner)}\\b`).test(p.text);
+    return hasOwner && (path.includes(leaf) || re.test(p.text));
+  }
+  return re.test(p.text) || (path !== undefined && path.includes(leaf));
+}
+
+/**
  * Place score: lexical = min(1, coverage + 0.25 if the passage defines a symbol the question names);
  * with a retrieval score r (the retriever's fused score in [0, 1]) the place scores
  * w·lexical + (1 − w)·r, else lexical alone, where w is 0.7 for a question that names code (an
@@ -125,7 +142,7 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
     const got = matchedKeys.reduce((a, t) => a + (all.has(t) ? (q.weights.get(t) ?? 0) : 0), 0);
     const matched = matchedKeys.map((t) => q.display.get(t) ?? t);
     const coverage = total > 0 ? got / total : 0;
-    const defines = q.symbols.filter((s, i) => defs[i].test(p.text) || (p.symbol !== undefined && p.symbol.split(/\s*[›,]\s*|\./).includes(leafName(s))));
+    const defines = q.symbols.filter((s, i) => definesSymbol(p, s, defs[i]!));
     const { start: best, quote } = quoteWindow(lines, lineScores);
     out.push({
       passage: p,
