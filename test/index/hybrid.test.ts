@@ -21,6 +21,11 @@ const ROWS = [
   [0, 0, 1, 0], [0, 0, 1, 0], [0.3, 0, 0, 0.3], [0.2, 0, 0, 0.3],
 ];
 
+/** A chunk of `file` (lines start to start + 2) whose content hash is `hash`. */
+const rec = (file: string, text: string, hash: string, start = 1): ChunkRecord => ({
+  id: `${file}:${hash}:${start}`, file, rel: file, startLine: start, endLine: start + 2, text, hash, language: 'python', ext: '.py', code: true,
+});
+
 function repo(dir: string): string {
   fs.mkdirSync(path.join(dir, 'src'), { recursive: true });
   fs.writeFileSync(path.join(dir, 'src', 'settings.py'), 'def load_settings(path):\n    """Read the environment settings."""\n    return read(path)\n');
@@ -60,9 +65,6 @@ describe('hybrid search (BM25 + static embeddings)', function () {
 
   it('every hit carries its BM25 and dense score and rank', () => {
     const e = new SearchEngine();
-    const rec = (file: string, text: string, hash: string): ChunkRecord => ({
-      id: hash, file, rel: file, startLine: 1, endLine: 3, text, hash, language: 'python', ext: '.py', code: true,
-    });
     e.setFile('a.py', 'a.py', [rec('a.py', 'def load_settings(): read environment settings', 'ha')]);
     e.setFile('b.py', 'b.py', [rec('b.py', 'def send(): network socket', 'hb')]);
     e.setVector('ha', Float32Array.from([1, 0, 0, 0]));
@@ -80,9 +82,6 @@ describe('hybrid search (BM25 + static embeddings)', function () {
 
   it('a question in prose weighs the dense signal by questionDenseW; one that names code, a commit message or an issue by denseW', () => {
     const e = new SearchEngine();
-    const rec = (file: string, text: string, hash: string): ChunkRecord => ({
-      id: hash, file, rel: file, startLine: 1, endLine: 3, text, hash, language: 'python', ext: '.py', code: true,
-    });
     // a.py has the words, b.py the meaning (the query vector), c.py neither.
     e.setFile('a.py', 'a.py', [rec('a.py', 'def read_settings(): settings are read here', 'ha')]);
     e.setFile('b.py', 'b.py', [rec('b.py', 'def load_environment(): os.environ', 'hb')]);
@@ -105,9 +104,6 @@ describe('hybrid search (BM25 + static embeddings)', function () {
 
   it('vectors are stored once per content: kept through an edit, shared by copies, back after a restore', () => {
     const e = new SearchEngine();
-    const rec = (file: string, text: string, hash: string, start = 1): ChunkRecord => ({
-      id: `${file}:${hash}:${start}`, file, rel: file, startLine: start, endLine: start + 2, text, hash, language: 'python', ext: '.py', code: true,
-    });
     const q = Float32Array.from([1, 0, 0, 0]);
     const denseOf = (rel: string) => e.search('zzz', { queryVector: q }).hits.find((h) => h.chunk.rel === rel)?.dense;
     e.setFile('a.py', 'a.py', [rec('a.py', 'def one(): pass', 'h1'), rec('a.py', 'def two(): pass', 'h2', 5)]);

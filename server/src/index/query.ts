@@ -18,6 +18,8 @@ export interface ParsedQuery {
   literals: string[];
   /** The text asks about tests, so test files are not pushed down. */
   aboutTests: boolean;
+  /** Initials the code uses for a phrase the text spells out ("hot module replacement" → `hmr`). */
+  initials: string[];
   /** What kind of text this is, and the code names it mentions. */
   question: QuestionInfo;
 }
@@ -43,7 +45,8 @@ export function parseQuery(text: string): ParsedQuery {
   // Stack traces and logs repeat paths and frames; the prose around them is what is asked.
   add(terms(text), 1);
   // "hot module replacement" is `hmr` in the code: the name weighs what the phrase's words do.
-  for (const a of acronymPhrases(text)) add(terms(a.name), a.words);
+  const initials = acronymPhrases(text);
+  for (const a of initials) add(terms(a.name), a.words);
   for (const m of text.matchAll(CODE_SPAN)) add(terms(m[1]!), 0.5);
   for (const m of text.matchAll(CODEY)) add(terms(m[0]), 0.5);
   // A kebab-case option or key quoted as code or written as an option (`ignore-paths`,
@@ -81,6 +84,7 @@ export function parseQuery(text: string): ParsedQuery {
     pathHints: [...hints],
     literals: question.natural ? literalsOf(text) : [],
     question,
+    initials: initials.map((a) => a.name),
     aboutTests: /\b(tests?|tested|testing|spec|pytest fixture|unit test)\b/i.test(withoutTestDomain(stripTypePrefix(text))) && !/^\s*(fix|feat|refactor|perf|chore)/i.test(text),
   };
 }

@@ -6,7 +6,6 @@
  */
 import { Bm25, countTerms, type QueryTerm } from './bm25';
 import { terms, pathTerms } from './tokens';
-import { acronymPhrases } from './acronyms';
 import { parseQuery, matchesHint, MAX_QUERY_TERMS, type ParsedQuery } from './query';
 import { isTestPath, isExamplePath, isChangelogPath, isDeclarationPath, isCatalogPath, isProjectConfigPath } from './languages';
 import { findReferences, symbolTargets, type SymbolIndex, type SymbolTarget } from './symbols';
@@ -671,10 +670,13 @@ export class SearchEngine {
       denseFiles.sort((a, b) => fileBest[b]! - fileBest[a]!);
       denseFiles = denseFiles.slice(0, DENSE_FILES);
     }
+    // A question in prose that names no code is weighed more by meaning (questionDenseW).
+    const namesCode = !!targets?.size || parsed.initials.length > 0;
+    const denseW = (natural && !namesCode ? p.questionDenseW : p.denseW) * denseLengthFactor(text);
     const fused = fuse({
       lexFiles, lex, denseFiles, sim: fileBest, nFiles, scratch: scratch.fused,
       denseFactor: parsed.aboutTests ? () => 1 : (fd) => (flags[fd]! & TEST ? p.testFactor : 1),
-    }, { ...p, denseW: (natural && !targets?.size && !acronymPhrases(text).length ? p.questionDenseW : p.denseW) * denseLengthFactor(text) });
+    }, { ...p, denseW });
     const { lexRank, denseRank } = fused;
     const fusedScore = fused.score;
     const fusedFiles = fused.files;
