@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createCore, type Core } from '../../server/src/core/core';
 import { silentLogger } from '../../server/src/core/logger';
-import { Companions } from '../../server/src/index/companions';
+import { Companions, declaredIds } from '../../server/src/index/companions';
 import { isTestPath } from '../../server/src/index/languages';
 import { DEFAULT_RANK } from '../../server/src/index/searchEngine';
 import { tempDir } from '../models/fixtures';
@@ -39,6 +39,19 @@ describe('companion files', function () {
     assert.deepEqual(companionsOf(files, 'lib/Parser.java'), ['test/ParserTest.java']);
     assert.deepEqual(companionsOf(files, 'tests/functional/a/abstract_method.py'), ['tests/functional/a/abstract_method.txt']);
     assert.deepEqual(companionsOf(files, 'tests/functional/a/other.py'), [], 'a test file is no companion of another test');
+  });
+
+  it("a linter's functional test brings the file declaring the message it is named after, not the other way round", () => {
+    const c = new Companions();
+    const checker = 'lint/checkers/special_methods.py';
+    c.add(checker, checker, false, declaredIds('msgs = {"E0302": ("bad", "unexpected-special-method-signature", "…"), "E0303": ("x", "invalid-length-returned", "…")}'));
+    for (const t of ['tests/functional/u/unexpected_special_method_signature.py', 'tests/functional/i/invalid_length_returned_py38.py', 'tests/functional/o/other_check.py']) c.add(t, t, true);
+    c.add('lint/checkers/other.py', 'lint/checkers/other.py', false, declaredIds("MSG = 'utf-8'; NAME = 'other-thing-here'"));
+    assert.deepEqual(c.of('tests/functional/u/unexpected_special_method_signature.py'), [checker]);
+    assert.deepEqual(c.of('tests/functional/i/invalid_length_returned_py38.py'), [checker], 'a version suffix names the same message');
+    assert.deepEqual(c.of('tests/functional/o/other_check.py'), []);
+    assert.deepEqual(c.of(checker), [], 'a checker declares dozens of messages: it brings none of their tests');
+    assert.deepEqual(declaredIds(`"utf-8" 'no-member' "a-b" "Not-an-id" '--rcfile'`), ['no_member']);
   });
 
   it('a name too common to point anywhere gives no companion; removed files leave their groups', () => {
@@ -97,6 +110,60 @@ describe('companion files', function () {
       engine.rankOverrides = { companionW: 0 };
       assert.deepEqual(plain, rel(commit));
       engine.rankOverrides = {};
+    });
+
+    it("a question whose best file is a linter's functional test brings the checker that declares its message", async () => {
+      const repo = path.join(root, 'lint');
+      const write = fileWriter(repo);
+      write('lint/checkers/special_methods.py', [
+        'class SpecialMethodsChecker:',
+        '    """Special methods such as the deep copy hook take the parameters their protocol passes: an extra one, never passed, is reported."""',
+        '    msgs = {',
+        '        "E0302": ("The special method %r expects %s param(s), %d given", "unexpected-special-method-signature",',
+        '                  "Emitted when a special method was defined with an invalid number of parameters."),',
+        '    }',
+        '',
+        '    def visit_functiondef(self, node):',
+        '        expected = SPECIAL_METHOD_PARAMS.get(node.name)',
+        '        if expected is not None and len(node.args) != expected:',
+        '            self.add_message("unexpected-special-method-signature", node=node)',
+        '',
+      ].join('\n'));
+      for (const name of ['formatting', 'imports', 'variables', 'exceptions', 'naming']) {
+        write(`lint/checkers/${name}.py`, `class ${name.toUpperCase()}Checker:\n    """Checks ${name}: a hook for each node gives an extra pass over the module's protocol, which never gives a functional parameter twice."""\n    msgs = {"W9${name.length}": ("bad ${name}", "bad-${name}-found", "Emitted for ${name}.")}\n`);
+      }
+      write('tests/functional/u/unexpected_special_method_signature.py', [
+        'class DeepCopy:',
+        '    def __deepcopy__(self, memo, extra):  # [unexpected-special-method-signature]',
+        '        """A deep copy hook with an extra parameter."""',
+        '        return self',
+        '',
+      ].join('\n'));
+      write('tests/functional/u/unexpected_special_method_signature.txt', 'unexpected-special-method-signature:2:4:2:20:DeepCopy.__deepcopy__:The special method __deepcopy__ expects 1 param(s), 2 were given\n');
+      core = await createCore({ dataDir: path.join(root, 'lint-data'), modelsDir: path.join(root, 'no-models'), folders: [repo], log: silentLogger, autoIndex: false });
+      await core.index.indexAll();
+      const engine = core.index.engine;
+      const question = 'Why does the functional test give a deep copy hook an extra parameter that the protocol never passes?';
+      const files = () => [...new Set(engine.search(question).hits.map((h) => h.chunk.rel))];
+
+      engine.rankOverrides = { companionW: 0 };
+      const without = files();
+      engine.rankOverrides = {};
+      const withC = files();
+      const checker = 'lint/checkers/special_methods.py';
+      assert.equal(without[0], 'tests/functional/u/unexpected_special_method_signature.py');
+      assert.ok(without.indexOf(checker) > 4, `without companions the checker is below the others: ${without}`);
+      assert.equal(withC[0], without[0]);
+      assert.ok(withC.indexOf(checker) >= 1 && withC.indexOf(checker) <= 2, `the checker declaring the test's message comes next to it: ${withC}`);
+      // The other way round nothing moves: a checker declares dozens of messages.
+      const forChecker = 'Which special methods does the checker report for the parameters their protocol passes?';
+      const rel = (t: string) => [...new Set(engine.search(t).hits.map((h) => h.chunk.rel))];
+      const lifted = rel(forChecker);
+      engine.rankOverrides = { companionW: 0 };
+      const plain = rel(forChecker);
+      engine.rankOverrides = {};
+      assert.equal(plain[0], checker);
+      assert.equal(lifted.indexOf('tests/functional/u/unexpected_special_method_signature.py'), plain.indexOf('tests/functional/u/unexpected_special_method_signature.py'), `${plain} / ${lifted}`);
     });
   });
 });

@@ -1,10 +1,11 @@
 /**
- * One concern: which files go together by their paths alone — a file and its siblings of the same
+ * One concern: which files go together by their names — a file and its siblings of the same
  * base name in one folder (`parser.ts` + `parser.test.ts`, a functional test `x.py` + its expected
- * output `x.txt`), and a source file and the tests named after it (`json/tag.py` ↔
+ * output `x.txt`), a source file and the tests named after it (`json/tag.py` ↔
  * `tests/test_json_tag.py`, `utils/ast_walker.py` ↔ `tests/unittest_ast_walker.py`, `Foo.java` ↔
- * `FooTest.java`). Kept up to date file by file; the search engine asks it for the companions of
- * its best files.
+ * `FooTest.java`), and a linter's functional test and the file that declares the message it is
+ * named after (`tests/functional/u/unused_variable.py` → the checker with `"unused-variable"`).
+ * Kept up to date file by file; the search engine asks it for the companions of its best files.
  */
 
 /** A group bigger than this says nothing about any one of its members (`README.*`, `utils.py`). */
@@ -21,9 +22,10 @@ export class Companions {
     return this.groupsOf.size;
   }
 
-  add(key: string, rel: string, test: boolean): void {
+  /** `ids`: the rule or message ids a source file declares (`"unused-variable"`), see {@link declaredIds}. */
+  add(key: string, rel: string, test: boolean, ids: string[] = []): void {
     this.remove(key);
-    const gs = groupKeys(rel, test);
+    const gs = [...groupKeys(rel, test), ...ids.map((id) => `m:${id}`)];
     for (const g of gs) {
       let m = this.groups.get(g);
       if (!m) this.groups.set(g, (m = new Map()));
@@ -54,6 +56,8 @@ export class Companions {
       const m = this.groups.get(g);
       if (!m || m.size > MAX_GROUP + 1) continue;
       const sibling = g.startsWith('s:');
+      // A test brings the file declaring its message; that file declares dozens and brings none.
+      if (g.startsWith('m:') && !self) continue;
       for (const [k, test] of m) if (k !== key && (sibling || test !== self)) out.add(k);
     }
     return [...out];
@@ -71,6 +75,9 @@ export function groupKeys(rel: string, test: boolean): string[] {
   const keys = [`s:${dir}/${base}`];
   const folder = dir.slice(dir.lastIndexOf('/') + 1);
   if (test) {
+    // A linter's functional test is named after the message it checks (`unused_variable.py`,
+    // `unused_variable_py38.py`): the file that declares that message is its source.
+    keys.push(`m:${base.replace(/_(py\d+|\d+)$/, '')}`);
     const subject = testSubject(base);
     if (subject && subject.length >= 3 && subject !== base) keys.push(`n:${subject}`);
     else if (/\.(test|spec)\.[a-z]+$/.test(file) && base.length >= 3) keys.push(`n:${base}`);
@@ -86,4 +93,17 @@ export function groupKeys(rel: string, test: boolean): string[] {
 /** `test_json_tag` → `json_tag`, `unittest_ast_walker` → `ast_walker`, `footest` → `foo`, `parser_spec` → `parser`. */
 function testSubject(base: string): string {
   return base.replace(/^(unit)?tests?[_-]/, '').replace(/[_-]?(tests?|spec)$/, '');
+}
+
+/** A quoted kebab-case id of eight characters or more: a linter's message or rule (`"unused-variable"`). */
+const DECLARED_ID = /["']([a-z][a-z0-9]*(?:-[a-z0-9]+)+)["']/g;
+
+/**
+ * The message or rule ids a source file declares as strings (`"unexpected-special-method-signature"`),
+ * as the names its functional tests go by (`unexpected_special_method_signature`).
+ */
+export function declaredIds(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(DECLARED_ID)) if (m[1]!.length >= 8) out.add(m[1]!.replace(/-/g, '_'));
+  return [...out];
 }

@@ -10,7 +10,7 @@ import { parseQuery, matchesHint, MAX_QUERY_TERMS, type ParsedQuery } from './qu
 import { isTestPath, isExamplePath, isChangelogPath, isDeclarationPath, isCatalogPath, isProjectConfigPath } from './languages';
 import { findReferences, symbolTargets, type SymbolIndex, type SymbolTarget } from './symbols';
 import { fuse, sortTop, SORTED_FILES, type FusionMethod } from './fusion';
-import { Companions } from './companions';
+import { Companions, declaredIds } from './companions';
 
 /** What the engine keeps per chunk (text included: snippets come back without a disk read). */
 export interface ChunkRecord {
@@ -466,7 +466,7 @@ export class SearchEngine {
     }
     this.fileFlags[fileDoc] = LIVE | (entry.test ? TEST : 0) | (entry.example ? EXAMPLE : 0) | (entry.code ? CODE : 0) | (entry.changelog ? CHANGELOG : 0) | (isDeclarationPath(rel) ? DECLARATION : 0) | (isCatalogPath(rel) ? CATALOG : 0) | (isProjectConfigPath(rel) ? PROJECT : 0);
     this.files.set(key, entry);
-    this.companions.add(key, rel, entry.test);
+    this.companions.add(key, rel, entry.test, entry.test || !entry.code ? [] : chunks.flatMap((c) => declaredIds(c.text)));
   }
 
   /** The definitions of the files in this engine, when there are any: questions that name code use them. */
