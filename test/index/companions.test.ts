@@ -73,6 +73,14 @@ describe('companion files', function () {
       await core?.dispose();
       fs.rmSync(root, { recursive: true, force: true });
     });
+    /** The real core over `repo`, indexed, with its data under `data`. */
+    async function engineOf(repo: string, data: string) {
+      await core?.dispose();
+      core = await createCore({ dataDir: path.join(root, data), modelsDir: path.join(root, 'no-models'), folders: [repo], log: silentLogger, autoIndex: false });
+      await core.index.indexAll();
+      return core.index.engine;
+    }
+    const filesFor = (engine: Core['index']['engine'], text: string) => [...new Set(engine.search(text).hits.map((h) => h.chunk.rel))];
 
     it("a question's best source file brings the test named after it into the top files; an unrelated companion stays out", async () => {
       const repo = path.join(root, 'repo');
@@ -84,11 +92,9 @@ describe('companion files', function () {
       write('tests/test_shop_cart.py', 'def test_expired():\n    """An expired coupon does not lower the shopping cart total: no discount."""\n    assert refuse()\n');
       // Named after the cart too, but only its path shares a word with the question.
       write('tests/test_cart.py', 'def test_empty():\n    assert build().empty\n');
-      core = await createCore({ dataDir: path.join(root, 'data'), modelsDir: path.join(root, 'no-models'), folders: [repo], log: silentLogger, autoIndex: false });
-      await core.index.indexAll();
-      const engine = core.index.engine;
+      const engine = await engineOf(repo, 'data');
       const question = 'How does a coupon discount lower the total of the shopping cart?';
-      const files = () => [...new Set(engine.search(question).hits.map((h) => h.chunk.rel))];
+      const files = () => filesFor(engine, question);
 
       engine.rankOverrides = { companionW: 0 };
       const without = files();
@@ -105,7 +111,7 @@ describe('companion files', function () {
 
       // A commit message is no question: its answers are not tests, nothing is lifted.
       const commit = 'Apply coupon discount to shopping cart total';
-      const rel = (t: string) => [...new Set(engine.search(t).hits.map((h) => h.chunk.rel))];
+      const rel = (t: string) => filesFor(engine, t);
       const plain = rel(commit);
       engine.rankOverrides = { companionW: 0 };
       assert.deepEqual(plain, rel(commit));
@@ -140,11 +146,9 @@ describe('companion files', function () {
         '',
       ].join('\n'));
       write('tests/functional/u/unexpected_special_method_signature.txt', 'unexpected-special-method-signature:2:4:2:20:DeepCopy.__deepcopy__:The special method __deepcopy__ expects 1 param(s), 2 were given\n');
-      core = await createCore({ dataDir: path.join(root, 'lint-data'), modelsDir: path.join(root, 'no-models'), folders: [repo], log: silentLogger, autoIndex: false });
-      await core.index.indexAll();
-      const engine = core.index.engine;
+      const engine = await engineOf(repo, 'lint-data');
       const question = 'Why does the functional test give a deep copy hook an extra parameter that the protocol never passes?';
-      const files = () => [...new Set(engine.search(question).hits.map((h) => h.chunk.rel))];
+      const files = () => filesFor(engine, question);
 
       engine.rankOverrides = { companionW: 0 };
       const without = files();
@@ -157,7 +161,7 @@ describe('companion files', function () {
       assert.ok(withC.indexOf(checker) >= 1 && withC.indexOf(checker) <= 2, `the checker declaring the test's message comes next to it: ${withC}`);
       // The other way round nothing moves: a checker declares dozens of messages.
       const forChecker = 'Which special methods does the checker report for the parameters their protocol passes?';
-      const rel = (t: string) => [...new Set(engine.search(t).hits.map((h) => h.chunk.rel))];
+      const rel = (t: string) => filesFor(engine, t);
       const lifted = rel(forChecker);
       engine.rankOverrides = { companionW: 0 };
       const plain = rel(forChecker);
