@@ -10,7 +10,7 @@ import { QgptRelevance, QgptReprompt } from '../../server/src/protocol/qgpt';
 import { analyzeQuestion } from '../../server/src/index/question';
 import { SymbolIndex, symbolTargets } from '../../server/src/index/symbols';
 import { literalsOf, parseQuery } from '../../server/src/index/query';
-import { acronymPhrases } from '../../server/src/index/acronyms';
+import { acronymPhrases, specialMethods } from '../../server/src/index/acronyms';
 import { asksAboutTests } from '../../server/src/qgpt/intent';
 import { isTestPath, isExamplePath } from '../../server/src/index/languages';
 import { fileWriter } from '../helpers/files';
@@ -50,6 +50,18 @@ describe('question: what a question asks', () => {
     // Initials of arbitrary words are not names.
     assert.ok(!t('is both a direct and a lazy call supported?').includes('bad'));
     assert.deepEqual(acronymPhrases('server-side rendering and cross-site request forgery'), [{ name: 'ssr', words: 3 }, { name: 'csrf', words: 4 }]);
+  });
+
+  it("adds the Python special methods a question describes in words, in questions only", () => {
+    assert.deepEqual(specialMethods('How does a deep copying hook with an extra parameter break the copy protocol?'), ['__deepcopy__']);
+    assert.ok(specialMethods('Why does the pickle protocol reconstruction method return a tuple?').includes('__getnewargs_ex__'));
+    assert.deepEqual(specialMethods('How does the subclass initialization hook of the view class work?'), ['__init_subclass__']);
+    assert.deepEqual(specialMethods('Where does the context manager exit close the file?'), ['__exit__', '__aexit__']);
+    assert.deepEqual(specialMethods('How does the router copy the headers of a request?'), [], 'a copy is no deep copy');
+    const t = (q: string) => parseQuery(q).terms.map((x) => x.term);
+    assert.ok(t('How does a deep copying hook with an extra parameter break the copy protocol?').includes('deepcopi'), 'the stem of __deepcopy__');
+    assert.ok(t('Why does the pickle reconstruction method return a tuple?').includes('=getnewargs_ex'));
+    assert.ok(!t('Remove the deep copy of the pickled environment').includes('deepcopi'), 'a commit message says what it means');
   });
 
   it('reads the literals a question quotes and the numbers it names, not apostrophes, versions or commit texts', () => {
@@ -171,6 +183,9 @@ describe('question: relevance for questions in the real worker', function () {
       '}',
       '',
     ].join('\n'));
+    // Pickling described in words, against the class whose special methods do it.
+    put('pkg/pickling.py', '"""Pickle helpers: the reconstruction of an object from pickle data."""\n\ndef reconstruct(data):\n    return loads(data)\n');
+    put('pkg/records.py', 'class Record:\n    def __init__(self, *args, **kwargs):\n        self.args = args\n        self.kwargs = kwargs\n\n    def __getnewargs_ex__(self):\n        return self.args, self.kwargs\n');
     // One name three ways: a module-level function, three methods of one adapter's classes, and a
     // type of another case in a file that says the name most often.
     put('src/utils/url.ts', "export const getPath = (request: Request): string => {\n  const url = request.url\n  return url.slice(url.indexOf('/', 8))\n}\n");
@@ -342,6 +357,10 @@ describe('question: relevance for questions in the real worker', function () {
 
   it('does not let a word in a path outrank the code that talks about it', async () => {
     await assertFirst('what happens when a handler throws an error?', 'src/hono-base.ts');
+  });
+
+  it('searches the special method a question describes in words ("the pickle reconstruction method" → __getnewargs_ex__)', async () => {
+    await assertFirst('What does the pickle protocol reconstruction method return?', 'pkg/records.py');
   });
 
   it('searches the initials a technical phrase is named by in code ("hot module replacement" → hmr)', async () => {

@@ -47,3 +47,44 @@ export function acronymPhrases(text: string): { name: string; words: number }[] 
   }
   return out;
 }
+
+/**
+ * Python's special methods described in words, as questions about Python code do ("the deep
+ * copying hook", "the pickle reconstruction method"): the dunder names the code uses for them.
+ * Only those whose name searches for something (`__get__` is the stop word "get").
+ */
+const SPECIAL: [RegExp, string[]][] = [
+  [/\bdeep[\s-]*cop(?:y|ying|ies)\b/i, ['__deepcopy__']],
+  [/\bshallow[\s-]*cop(?:y|ying|ies)\b/i, ['__copy__']],
+  [/\bpickl\w*\b[^.?]{0,40}\b(?:reconstruct\w*|reduc\w*|new[\s-]*args)\b|\b(?:reconstruct\w*|reduc\w*)\b[^.?]{0,40}\bpickl\w*/i, ['__reduce__', '__reduce_ex__', '__getnewargs__', '__getnewargs_ex__']],
+  [/\bpickl\w*\b[^.?]{0,40}\bstate\b/i, ['__getstate__', '__setstate__']],
+  [/\bstring representation\b|\brepr(?:esentation)? method\b/i, ['__repr__', '__str__']],
+  [/\bhash(?:ing)? (?:method|function|hook)\b|\bhashab(?:le|ility)\b/i, ['__hash__']],
+  [/\bequality (?:comparison |check )?(?:method|operator|hook)\b/i, ['__eq__']],
+  [/\blength (?:method|hook|protocol)\b/i, ['__len__']],
+  [/\bcontext[\s-]+manager\b[^.?]{0,30}\b(?:entry|enter\w*)\b/i, ['__enter__', '__aenter__']],
+  [/\bcontext[\s-]+manager\b[^.?]{0,30}\bexit\w*\b/i, ['__exit__', '__aexit__']],
+  [/\battribute (?:access|lookup|retrieval) (?:hook|method|fallback)\b|\bmissing attributes?\b/i, ['__getattr__', '__getattribute__']],
+  [/\battribute (?:assignment|setting) (?:hook|method)\b/i, ['__setattr__']],
+  [/\battribute deletion (?:hook|method)\b/i, ['__delattr__']],
+  [/\bitem (?:access|retrieval|lookup) (?:method|hook)\b|\bsubscript(?:ion)? (?:method|hook)\b/i, ['__getitem__']],
+  [/\bitem assignment (?:method|hook)\b/i, ['__setitem__']],
+  [/\bitem deletion (?:method|hook)\b/i, ['__delitem__']],
+  [/\bsubclass (?:initiali[sz]ation )?hook\b|\bsubclass initiali[sz]ation\b/i, ['__init_subclass__']],
+  [/\bclass[\s-]+level subscript\w*\b|\bclass subscriptab\w*\b|\bclass getitem\b/i, ['__class_getitem__']],
+  [/\btruth(?:iness| value)\b|\bbool(?:ean)? conversion (?:method|hook)\b/i, ['__bool__']],
+  [/\bmembership (?:test|check)\b|\bcontains (?:method|hook)\b/i, ['__contains__']],
+  [/\biterat(?:or|ion) protocol\b|\biterator method\b/i, ['__iter__', '__next__']],
+  [/\binstance creation (?:method|hook)\b|\ballocation method\b/i, ['__new__']],
+  [/\bfinali[sz]er\b|\bdestructor\b/i, ['__del__']],
+  [/\bcall (?:method|operator|hook)\b|\bcallable instances?\b/i, ['__call__']],
+  [/\bformat(?:ting)? (?:method|hook|protocol)\b/i, ['__format__']],
+  [/\bexport list\b|\bpublic names list\b/i, ['__all__']],
+];
+
+/** The special methods a question describes in words. */
+export function specialMethods(text: string): string[] {
+  const out: string[] = [];
+  for (const [re, names] of SPECIAL) if (re.test(text)) out.push(...names);
+  return out;
+}

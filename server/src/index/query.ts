@@ -1,7 +1,7 @@
 import { terms, pathTerms, splitIdentifier } from './tokens';
 import type { QueryTerm } from './bm25';
 import { analyzeQuestion, withoutTestDomain, type QuestionInfo } from './question';
-import { acronymPhrases } from './acronyms';
+import { acronymPhrases, specialMethods } from './acronyms';
 
 /** A question, commit message or issue text turned into weighted search terms and path hints. */
 export interface ParsedQuery {
@@ -75,8 +75,10 @@ export function parseQuery(text: string): ParsedQuery {
     hints.add(parts.slice(0, -1).join('/'));
   }
 
-  // Repeats count, but with diminishing returns (a traceback repeats one word twenty times).
   const question = analyzeQuestion(text);
+  // "The deep copying hook" is `__deepcopy__`: a question in words names Python's special methods so.
+  if (question.natural) add(specialMethods(text).flatMap((name) => terms(name)), 1);
+  // Repeats count, but with diminishing returns (a traceback repeats one word twenty times).
   const list: QueryTerm[] = [...weights].map(([term, w]) => ({ term, weight: (1 + Math.log(w)) * (question.framing.get(term) ?? 1) }));
   return {
     terms: list,
