@@ -9,7 +9,7 @@ import { IndexStatus } from '../../server/src/protocol/workspace';
 import { QgptRelevance, QgptReprompt } from '../../server/src/protocol/qgpt';
 import { analyzeQuestion } from '../../server/src/index/question';
 import { SymbolIndex, symbolTargets } from '../../server/src/index/symbols';
-import { literalsOf, parseQuery } from '../../server/src/index/query';
+import { literalsOf, parseQuery, agentVerbs } from '../../server/src/index/query';
 import { acronymPhrases, specialMethods } from '../../server/src/index/acronyms';
 import { asksAboutTests } from '../../server/src/qgpt/intent';
 import { isTestPath, isExamplePath } from '../../server/src/index/languages';
@@ -50,6 +50,12 @@ describe('question: what a question asks', () => {
     // Initials of arbitrary words are not names.
     assert.ok(!t('is both a direct and a lazy call supported?').includes('bad'));
     assert.deepEqual(acronymPhrases('server-side rendering and cross-site request forgery'), [{ name: 'ssr', words: 3 }, { name: 'csrf', words: 4 }]);
+  });
+
+  it('adds the verbs of agent nouns, which the stemmer keeps apart ("formatter" → format)', () => {
+    assert.deepEqual(agentVerbs('the formatter, the visitors and the handler'), ['format', 'visit', 'handl']);
+    assert.deepEqual(agentVerbs('the parameter, the user, other `TrieRouter` and config.loader'), [], 'no agent, a short word, an identifier');
+    assert.ok(parseQuery('Fix the option formatter').terms.some((t) => t.term === 'format' && t.weight < 1), 'at less weight than the words themselves');
   });
 
   it("adds the Python special methods a question describes in words, in questions only", () => {
@@ -186,6 +192,9 @@ describe('question: relevance for questions in the real worker', function () {
     // Pickling described in words, against the class whose special methods do it.
     put('pkg/pickling.py', '"""Pickle helpers: the reconstruction of an object from pickle data."""\n\ndef reconstruct(data):\n    return loads(data)\n');
     put('pkg/records.py', 'class Record:\n    def __init__(self, *args, **kwargs):\n        self.args = args\n        self.kwargs = kwargs\n\n    def __getnewargs_ex__(self):\n        return self.args, self.kwargs\n');
+    // "formatter" in a question, against the function that formats (the stemmer keeps them apart).
+    put('pkg/config/values.py', 'def _format_option_value(optdict, value):\n    """Return the value as the user typed it: a list joined by commas."""\n    if isinstance(value, (list, tuple)):\n        return ",".join(value)\n    return str(value)\n');
+    put('pkg/reports/formatter.py', 'class OptionFormatter:\n    """The formatter of a report: one line per option."""\n    def line(self, option):\n        return option.name\n');
     // One name three ways: a module-level function, three methods of one adapter's classes, and a
     // type of another case in a file that says the name most often.
     put('src/utils/url.ts', "export const getPath = (request: Request): string => {\n  const url = request.url\n  return url.slice(url.indexOf('/', 8))\n}\n");
@@ -357,6 +366,10 @@ describe('question: relevance for questions in the real worker', function () {
 
   it('does not let a word in a path outrank the code that talks about it', async () => {
     await assertFirst('what happens when a handler throws an error?', 'src/hono-base.ts');
+  });
+
+  it('searches the verb of an agent noun ("the option value formatter" → `_format_option_value`)', async () => {
+    await assertFirst('How does the option value formatter turn a list into text?', 'pkg/config/values.py');
   });
 
   it('searches the special method a question describes in words ("the pickle reconstruction method" → __getnewargs_ex__)', async () => {

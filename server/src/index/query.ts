@@ -1,4 +1,4 @@
-import { terms, pathTerms, splitIdentifier } from './tokens';
+import { terms, pathTerms, splitIdentifier, stem, isStopWord } from './tokens';
 import type { QueryTerm } from './bm25';
 import { analyzeQuestion, withoutTestDomain, type QuestionInfo } from './question';
 import { acronymPhrases, specialMethods } from './acronyms';
@@ -47,6 +47,8 @@ export function parseQuery(text: string): ParsedQuery {
   // "hot module replacement" is `hmr` in the code: the name weighs what the phrase's words do.
   const initials = acronymPhrases(text);
   for (const a of initials) add(terms(a.name), a.words);
+  // "the formatter" is `format_*` too, "the visitor" `visit_*`: the verb of an agent noun at half weight.
+  add(agentVerbs(text), 0.5);
   for (const m of text.matchAll(CODE_SPAN)) add(terms(m[1]!), 0.5);
   for (const m of text.matchAll(CODEY)) add(terms(m[0]), 0.5);
   // A kebab-case option or key quoted as code or written as an option (`ignore-paths`,
@@ -89,6 +91,26 @@ export function parseQuery(text: string): ParsedQuery {
     initials: initials.map((a) => a.name),
     aboutTests: /\b(tests?|tested|testing|spec|pytest fixture|unit test)\b/i.test(withoutTestDomain(stripTypePrefix(text))) && !/^\s*(fix|feat|refactor|perf|chore)/i.test(text),
   };
+}
+
+/**
+ * The stems of the verbs behind a text's agent nouns ("formatter" → `format`, "visitor" → `visit`,
+ * "handler" → `handl`), which the stemmer keeps apart from them, as `pathTerms` does for paths.
+ * Some are no agents ("header" → `head`): they count half.
+ */
+export function agentVerbs(text: string): string[] {
+  const out = new Set<string>();
+  // Words, not identifiers (`TrieRouter` has its parts' terms already).
+  for (const m of text.matchAll(/(?<![\w.])[A-Za-z][a-z]{3,}(?:er|or)s?(?![\w.])/g)) {
+    const w = m[0].toLowerCase().replace(/s$/, '');
+    if (w.length < 6 || isStopWord(w)) continue;
+    let base = w.slice(0, -2);
+    const doubled = /([bdgklmnprtz])\1$/.test(base);
+    if (doubled) base = base.slice(0, -1);
+    const own = stem(w);
+    for (const v of doubled ? [stem(base)] : [stem(base), stem(base + 'e')]) if (v !== own && v.length >= 3) out.add(v);
+  }
+  return [...out];
 }
 
 /** A quoted phrase (not an apostrophe: "Python's"), and numbers of three or more digits. */
