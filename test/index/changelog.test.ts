@@ -4,13 +4,10 @@
  * words, unless the question is about the changes themselves; code named like a change log is code.
  */
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createCore, type Core } from '../../server/src/core/core';
-import { silentLogger } from '../../server/src/core/logger';
 import { isChangelogPath } from '../../server/src/index/languages';
-import { tempDir } from '../models/fixtures';
 import { fileWriter } from '../helpers/files';
+import { realCore } from '../helpers/core';
 
 describe('change logs', function () {
   this.timeout(120_000);
@@ -22,16 +19,10 @@ describe('change logs', function () {
   });
 
   describe('in the core', () => {
-    let root: string;
-    let core: Core | undefined;
-    before(() => (root = tempDir('changelog')));
-    after(async () => {
-      await core?.dispose();
-      fs.rmSync(root, { recursive: true, force: true });
-    });
+    const cores = realCore('changelog');
 
     it('the code comes before the change log that repeats its words, unless the question asks what changed', async () => {
-      const repo = path.join(root, 'repo');
+      const repo = path.join(cores.root, 'repo');
       const write = fileWriter(repo);
       write('src/net/backoff.py', 'def wait_time(attempt):\n    """Seconds to wait before the next attempt, with jitter."""\n    return min(60, 2 ** attempt) * random()\n');
       // The change log says the same words, more often: on words alone it wins.
@@ -39,8 +30,7 @@ describe('change logs', function () {
       write('CHANGES.rst', `Changes\n=======\n\nVersion 2.0\n-----------\n\n${entries.map((e) => `- ${e}`).join('\n')}\n`);
       // Code named like a change log is code.
       write('src/builders/changes.py', 'def changes_page(entries):\n    """Render the page listing the changes between versions."""\n    return "\\n".join(entries)\n');
-      core = await createCore({ dataDir: path.join(root, 'data'), modelsDir: path.join(root, 'no-models'), folders: [repo], log: silentLogger, autoIndex: false });
-      await core.index.indexAll();
+      const core = await cores.open(repo);
       const engine = core.index.engine;
       const files = (q: string) => [...new Set(engine.search(q).hits.map((h) => h.chunk.rel))];
       const question = 'How is the backoff between retry attempts computed with jitter?';

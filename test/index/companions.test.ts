@@ -5,15 +5,13 @@
  * companion the question did not find at all.
  */
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createCore, type Core } from '../../server/src/core/core';
-import { silentLogger } from '../../server/src/core/logger';
+import type { Core } from '../../server/src/core/core';
 import { Companions, declaredIds } from '../../server/src/index/companions';
 import { isTestPath } from '../../server/src/index/languages';
 import { DEFAULT_RANK } from '../../server/src/index/searchEngine';
-import { tempDir } from '../models/fixtures';
 import { fileWriter } from '../helpers/files';
+import { realCore } from '../helpers/core';
 
 function companionsOf(files: string[], of: string): string[] {
   const c = new Companions();
@@ -66,24 +64,12 @@ describe('companion files', function () {
   });
 
   describe('in the core', () => {
-    let root: string;
-    let core: Core | undefined;
-    before(() => (root = tempDir('companions')));
-    after(async () => {
-      await core?.dispose();
-      fs.rmSync(root, { recursive: true, force: true });
-    });
-    /** The real core over `repo`, indexed, with its data under `data`. */
-    async function engineOf(repo: string, data: string) {
-      await core?.dispose();
-      core = await createCore({ dataDir: path.join(root, data), modelsDir: path.join(root, 'no-models'), folders: [repo], log: silentLogger, autoIndex: false });
-      await core.index.indexAll();
-      return core.index.engine;
-    }
+    const cores = realCore('companions');
+    const engineOf = async (repo: string, data: string) => (await cores.open(repo, data)).index.engine;
     const filesFor = (engine: Core['index']['engine'], text: string) => [...new Set(engine.search(text).hits.map((h) => h.chunk.rel))];
 
     it("a question's best source file brings the test named after it into the top files; an unrelated companion stays out", async () => {
-      const repo = path.join(root, 'repo');
+      const repo = path.join(cores.root, 'repo');
       const write = fileWriter(repo);
       write('src/shop/cart.py', 'class Cart:\n    def redeem(self, coupon):\n        """A coupon discount lowers the cart total."""\n        self.total -= coupon.discount\n');
       for (const name of ['pricing', 'orders', 'invoices', 'refunds', 'receipts']) {
@@ -119,7 +105,7 @@ describe('companion files', function () {
     });
 
     it("a question whose best file is a linter's functional test brings the checker that declares its message", async () => {
-      const repo = path.join(root, 'lint');
+      const repo = path.join(cores.root, 'lint');
       const write = fileWriter(repo);
       write('lint/checkers/special_methods.py', [
         'class SpecialMethodsChecker:',

@@ -6,13 +6,12 @@
  * the types or the translations.
  */
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createCore, type Core } from '../../server/src/core/core';
 import { silentLogger } from '../../server/src/core/logger';
 import { isCatalogPath, isDeclarationPath, isProjectConfigPath } from '../../server/src/index/languages';
-import { tempDir } from '../models/fixtures';
 import { fileWriter } from '../helpers/files';
+import { realCore } from '../helpers/core';
 
 describe('declarations, translation catalogs and project settings', function () {
   this.timeout(120_000);
@@ -36,17 +35,11 @@ describe('declarations, translation catalogs and project settings', function () 
   });
 
   describe('in the core', () => {
-    let root: string;
-    let core: Core | undefined;
-    before(() => (root = tempDir('declarations')));
-    after(async () => {
-      await core?.dispose();
-      fs.rmSync(root, { recursive: true, force: true });
-    });
+    const cores = realCore('declarations');
 
     /** Indexes `repo` in a core of its own and hands `check` the engine and a question's files in order. */
     async function inCore(repo: string, check: (engine: Core['index']['engine'], files: (q: string) => string[]) => void): Promise<void> {
-      const c = await createCore({ dataDir: `${repo}-data`, modelsDir: path.join(root, 'no-models'), folders: [repo], log: silentLogger, autoIndex: false });
+      const c = await createCore({ dataDir: `${repo}-data`, modelsDir: path.join(cores.root, 'no-models'), folders: [repo], log: silentLogger, autoIndex: false });
       try {
         await c.index.indexAll();
         const engine = c.index.engine;
@@ -57,7 +50,7 @@ describe('declarations, translation catalogs and project settings', function () 
     }
 
     it('the code that processes comes before the declaration that repeats its words, unless the question is about types', async () => {
-      const repo = path.join(root, 'repo');
+      const repo = path.join(cores.root, 'repo');
       const write = fileWriter(repo);
       write('src/plugins/css.ts', [
         '/** Compiles a stylesheet; class names of CSS modules are made unique per file. */',
@@ -82,8 +75,7 @@ describe('declarations, translation catalogs and project settings', function () 
         '}',
         '',
       ].join('\n'));
-      core = await createCore({ dataDir: path.join(root, 'data'), modelsDir: path.join(root, 'no-models'), folders: [repo], log: silentLogger, autoIndex: false });
-      await core.index.indexAll();
+      const core = await cores.open(repo);
       const engine = core.index.engine;
       const files = (q: string) => [...new Set(engine.search(q).hits.map((h) => h.chunk.rel))];
       const question = 'How are the class names of CSS modules made unique?';
@@ -96,7 +88,7 @@ describe('declarations, translation catalogs and project settings', function () 
     });
 
     it('the code comes before a project setting that lists the words, unless the question is about the settings', async () => {
-      const repo = path.join(root, 'repo-project');
+      const repo = path.join(cores.root, 'repo-project');
       const write = fileWriter(repo);
       write('src/context.ts', 'export class Context {\n  /** Returns a JSON response. */\n  json(object: unknown): Response {\n    return new Response(JSON.stringify(object), { headers: { \'content-type\': \'application/json\' } })\n  }\n}\n');
       // A tsconfig that references every other tsconfig: "json" a dozen times.
@@ -114,7 +106,7 @@ describe('declarations, translation catalogs and project settings', function () 
     });
 
     it('the code that builds comes before the catalogs that repeat its messages, unless the question is about translations', async () => {
-      const repo = path.join(root, 'repo-i18n');
+      const repo = path.join(cores.root, 'repo-i18n');
       const write = fileWriter(repo);
       write('docs/search/index.py', 'def build_search_index(pages):\n    """Build the search index: each word of the pages maps to the pages that hold it."""\n    return {w: pages_with(w) for w in words(pages)}\n');
       for (const lang of ['de', 'fr', 'pt'])

@@ -4,25 +4,16 @@
  * by the test.
  */
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createCore, type Core } from '../../server/src/core/core';
-import { silentLogger } from '../../server/src/core/logger';
-import { tempDir } from '../models/fixtures';
 import { fileWriter } from '../helpers/files';
+import { realCore } from '../helpers/core';
 
 describe('paths named in the text', function () {
   this.timeout(120_000);
-  let root: string;
-  let core: Core | undefined;
-  before(() => (root = tempDir('path-mentions')));
-  after(async () => {
-    await core?.dispose();
-    fs.rmSync(root, { recursive: true, force: true });
-  });
+  const cores = realCore('path-mentions');
 
   it('a file named outright comes first; a file name shared by many files lifts none of them', async () => {
-    const repo = path.join(root, 'repo');
+    const repo = path.join(cores.root, 'repo');
     const write = fileWriter(repo);
     for (const pkg of ['checkers', 'reporters', 'config', 'utils', 'testutils', 'extensions'])
       write(`lint/${pkg}/__init__.py`, `"""The ${pkg} package: each module of it is loaded when linting starts; a file that fails to load is an error."""\nfrom .base import *\n`);
@@ -39,8 +30,7 @@ describe('paths named in the text', function () {
       '',
     ].join('\n'));
     write('lint/parser.py', 'def parse_file(path):\n    """Parse one file into a tree."""\n    return ast.parse(open(path).read())\n');
-    core = await createCore({ dataDir: path.join(root, 'data'), modelsDir: path.join(root, 'no-models'), folders: [repo], log: silentLogger, autoIndex: false });
-    await core.index.indexAll();
+    const core = await cores.open(repo);
     const engine = core.index.engine;
     const files = (q: string) => [...new Set(engine.search(q).hits.map((h) => h.chunk.rel))];
     const issue = [

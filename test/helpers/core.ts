@@ -1,0 +1,32 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createCore, type Core } from '../../server/src/core/core';
+import { silentLogger } from '../../server/src/core/logger';
+import { tempDir } from '../models/fixtures';
+
+/**
+ * The real core over repositories a suite writes, in a temporary folder removed after the suite
+ * (call it inside a `describe`). No models: ranking by the words alone.
+ */
+export function realCore(name: string) {
+  let root = '';
+  let core: Core | undefined;
+  before(() => (root = tempDir(name)));
+  after(async () => {
+    await core?.dispose();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+  return {
+    /** The suite's temporary folder. */
+    get root(): string {
+      return root;
+    },
+    /** The core over `repo`, indexed, its data under `data` (a core opened before is disposed). */
+    async open(repo: string, data = 'data'): Promise<Core> {
+      await core?.dispose();
+      core = await createCore({ dataDir: path.join(root, data), modelsDir: path.join(root, 'no-models'), folders: [repo], log: silentLogger, autoIndex: false });
+      await core.index.indexAll();
+      return core;
+    },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * Messages in code: the string literals a file prints or raises, found again in an issue that
+ * pastes them. The extraction and the index alone, then the real core over a repository written
+ * by the test: an issue pasting an error message ranks the file that raises it first.
+ */
+import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
+import { MessageIndex, messagesOf } from '../../server/src/index/messages';
+import { fileWriter } from '../helpers/files';
+import { realCore } from '../helpers/core';
+
+describe('messages in code', function () {
+  this.timeout(120_000);
+
+  it('reads the messages of string literals, each piece between placeholders on its own; not names, maths, code or the runtime\'s errors', () => {
+    const code = [
+      'warn("No config file found, using default configuration")',
+      "raise ValueError(f'Unknown scheme {scheme!r}: expected http or https, got nothing usable')",
+      'msg = "Module %s could not be imported because %s was missing"',
+      'log(`cannot resolve ${id} from the importer of this module`)',
+      'x = "utf-8"; y = "test session starts"; z = "is not in the"; m = "x x x x"; t = "for j in range(%s)"',
+      'raise AttributeError("%r object has no attribute %r" % (self, name))',
+    ].join('\n');
+    assert.deepEqual(messagesOf(code).sort(), [
+      'could not be imported because',
+      'expected http or https got nothing usable',
+      'from the importer of this module',
+      'no config file found using default configuration',
+    ]);
+  });
+
+  it('finds the messages a text holds, word for word, and forgets a removed file', () => {
+    const idx = new MessageIndex();
+    idx.add('a.py', ['no config file found using default configuration', 'could not be imported because']);
+    idx.add('b.py', ['no config file found using default configuration']);
+    const issue = 'Running pylint prints:\n```\nNo config file found, using default configuration\n```\nand then could not be parsed.';
+    assert.deepEqual(idx.find(issue), [{ message: 'no config file found using default configuration', files: ['a.py', 'b.py'] }]);
+    assert.deepEqual(idx.find('no config file found'), [], 'a message is found whole');
+    idx.remove('a.py');
+    assert.deepEqual(idx.find(issue), [{ message: 'no config file found using default configuration', files: ['b.py'] }]);
+    idx.remove('b.py');
+    assert.deepEqual(idx.find(issue), []);
+  });
+
+  describe('in the core', () => {
+    const cores = realCore('messages');
+
+    it('an issue that pastes an error message ranks the code that raises it first; a question is not read so', async () => {
+      const repo = path.join(cores.root, 'repo');
+      const write = fileWriter(repo);
+      write('src/app/cli.py', [
+        'def locate_app(module_name):',
+        '    try:',
+        '        return import_module(module_name)',
+        '    except ImportError:',
+        '        raise NoAppException(',
+        '            "Could not locate a Flask application. You did not provide the app option"',
+        '            " and no app file was found in the current directory."',
+        '        ) from None',
+        '',
+      ].join('\n'));
+      // The issue's other words, many times over.
+      write('src/app/routing.py', 'def routes_for(app, subdomain):\n    """The routes of the app for a subdomain: each route of the application with the subdomain it is served on."""\n    return [r for r in app.routes if r.subdomain == subdomain]\n');
+      write('src/app/config.py', 'SERVER_NAME = None\n# The server name of the application: the domain the routes of the app are served on; each subdomain of the app is a route prefix.\n# The app option names the application file to locate; without it the current directory is searched for an app.\n');
+      const core = await cores.open(repo);
+      const engine = core.index.engine;
+      const issue = [
+        'flask routes fails for an application with subdomain routes',
+        '',
+        'With SERVER_NAME set the app serves its routes on a subdomain, but listing the routes of the application fails:',
+        '',
+        '```',
+        '$ flask routes',
+        'Error: Could not locate a Flask application. You did not provide the app option and no app file was found in the current directory.',
+        '```',
+      ].join('\n');
+      const files = () => [...new Set(engine.search(issue).hits.map((h) => h.chunk.rel))];
+      engine.rankOverrides = { messageW: 0 };
+      const without = files();
+      engine.rankOverrides = {};
+      const withM = files();
+      assert.notEqual(without[0], 'src/app/cli.py', `without messages another file is first: ${without}`);
+      assert.equal(withM[0], 'src/app/cli.py', `the file raising the pasted error comes first: ${withM}`);
+      // A question in prose quotes what it means with quotes (literals), not pasted output.
+      const question = 'Why could the command not locate a Flask application? Did I not provide the app option?';
+      const q = (o: object) => {
+        engine.rankOverrides = o;
+        return [...new Set(engine.search(question).hits.map((h) => h.chunk.rel))];
+      };
+      assert.deepEqual(q({}), q({ messageW: 0 }));
+      engine.rankOverrides = {};
+    });
+  });
+});
