@@ -130,6 +130,14 @@ describe('question: what a question asks', () => {
     assert.equal(analyzeQuestion('where are the test files for the router?').asksForTests, true);
   });
 
+  it('reads a commit message or an issue as about tests by its title line, not by a body that adds one', () => {
+    assert.equal(parseQuery('Surface filter-promoted warnings directly\n\n* Add failing regression test for #13000\n* Fix it').aboutTests, false);
+    assert.equal(parseQuery('Add tests for the route cache\n\nThey cover expiry.').aboutTests, true);
+    assert.equal(parseQuery('fix(cache): add a test for expiry').aboutTests, false, 'a fix is about code');
+    // A question is read whole.
+    assert.equal(parseQuery('Where is the cache expiry checked,\nand which test covers it?').aboutTests, true);
+  });
+
   it('recognises tests, mocks, fixtures, benchmarks and examples across ecosystems', () => {
     for (const p of ['src/__tests__/a.ts', 'src/a.test.ts', 'src/a.spec.ts', 'src/router/trie-mock.ts', 'runtime-tests/bun/index.ts', 'tests/test_app.py',
       'src/pkg/test_app.py', 'conftest.py', 'src/_pytest/testing/x.py', 'cmd/server_test.go', 'pkg/testdata/a.go', 'crate/tests/it.rs',

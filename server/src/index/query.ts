@@ -89,7 +89,7 @@ export function parseQuery(text: string): ParsedQuery {
     literals: question.natural ? literalsOf(text) : [],
     question,
     initials: initials.map((a) => a.name),
-    aboutTests: /\b(tests?|tested|testing|spec|pytest fixture|unit test)\b/i.test(withoutTestDomain(stripTypePrefix(text))) && !/^\s*(fix|feat|refactor|perf|chore)/i.test(text),
+    aboutTests: aboutTests(text, question.natural),
   };
 }
 
@@ -111,6 +111,19 @@ export function agentVerbs(text: string): string[] {
     for (const v of doubled ? [stem(base)] : [stem(base), stem(base + 'e')]) if (v !== own && v.length >= 3) out.add(v);
   }
   return [...out];
+}
+
+const TEST_WORDS = /\b(tests?|tested|testing|spec|pytest fixture|unit test)\b/i;
+
+/**
+ * Whether a text is about tests, so that test files are not pushed down. A commit message or an
+ * issue by its title line: a body's "* add a regression test" is what every fix does (in
+ * commit-eval dev's 19 such texts the tests were never the files wanted).
+ */
+function aboutTests(text: string, natural: boolean): boolean {
+  if (/^\s*(fix|feat|refactor|perf|chore)/i.test(text)) return false;
+  const said = natural ? text : text.trimStart().split('\n')[0]!;
+  return TEST_WORDS.test(withoutTestDomain(stripTypePrefix(said)));
 }
 
 /** A quoted phrase (not an apostrophe: "Python's"), and numbers of three or more digits. */
