@@ -54,6 +54,12 @@ describe('extractive answerer: matching question words to code', () => {
     assert.deepEqual(cidr!.defines, ['TestIsValidCIDR.test_invalid']);
   });
 
+  it('reads names from one-line code spans, not from a pasted block of output between fences', () => {
+    const issue = 'Routes lack their subdomain\n\n```\n$ flask routes\n * Tip: it is no way to see the domain\nEndpoint  Methods  Rule\n```\n\nShould `routes_command` print it?';
+    const [cli] = rankPlaces(issue, [passage(0, 'src/cli.py', 'def routes_command(sort, all_methods):\n    """Show all registered routes with endpoints and methods."""\n    domain = rule.subdomain\n    if rule is None:\n        return')]);
+    assert.deepEqual(cli!.defines, ['routes_command'], 'the fenced words (`domain`, `is`, `Tip`) are no names the answer names');
+  });
+
   it('does not match unrelated words that only share a prefix', () => {
     const [only] = rankPlaces('Where is the validation schema?', [passage(0, 'src/x.ts', 'const value = 1;\nexport const schemaVersion = 2;')]);
     assert.ok(!only.matched.includes('validation'), only.matched.join(', '));

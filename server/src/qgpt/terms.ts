@@ -93,7 +93,8 @@ export function queryTerms(query: string): QueryTerms {
     weights.set(t, Math.max(weights.get(t) ?? 0, w));
   };
   const quoted = new Set<string>();
-  for (const m of query.matchAll(/`([^`]+)`/g)) {
+  // A code span of one line, not a fenced block: a pasted issue's output is no list of names.
+  for (const m of query.matchAll(/(?<!`)`([^`\n]+)`(?!`)/g)) {
     for (const id of m[1].matchAll(IDENT_RE)) quoted.add(id[0]);
   }
   for (const m of query.matchAll(/([A-Za-z_$][A-Za-z0-9_$.]*)\(\)/g)) quoted.add(m[1]);
