@@ -1,8 +1,22 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createCore, type Core } from '../../server/src/core/core';
+import type { RankParams } from '../../server/src/index/searchEngine';
 import { silentLogger } from '../../server/src/core/logger';
 import { tempDir } from '../models/fixtures';
+
+/**
+ * The files a search ranks for `text`, best first, each once; with `overrides` the ranking knobs
+ * are changed for this search only (to show what a knob does: "without the factor …").
+ */
+export function rankedFiles(engine: Core['index']['engine'], text: string, overrides: Partial<RankParams> = {}): string[] {
+  engine.rankOverrides = overrides;
+  try {
+    return [...new Set(engine.search(text).hits.map((h) => h.chunk.rel))];
+  } finally {
+    engine.rankOverrides = {};
+  }
+}
 
 /**
  * The real core over repositories a suite writes, in a temporary folder removed after the suite

@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { isChangelogPath } from '../../server/src/index/languages';
 import { fileWriter } from '../helpers/files';
-import { realCore } from '../helpers/core';
+import { realCore, rankedFiles } from '../helpers/core';
 
 describe('change logs', function () {
   this.timeout(120_000);
@@ -32,12 +32,10 @@ describe('change logs', function () {
       write('src/builders/changes.py', 'def changes_page(entries):\n    """Render the page listing the changes between versions."""\n    return "\\n".join(entries)\n');
       const core = await cores.open(repo);
       const engine = core.index.engine;
-      const files = (q: string) => [...new Set(engine.search(q).hits.map((h) => h.chunk.rel))];
+      const files = (q: string) => rankedFiles(engine, q);
       const question = 'How is the backoff between retry attempts computed with jitter?';
 
-      engine.rankOverrides = { changelogFactor: 1 };
-      assert.equal(files(question)[0], 'CHANGES.rst', 'without the factor the change log wins on words');
-      engine.rankOverrides = {};
+      assert.equal(rankedFiles(engine, question, { changelogFactor: 1 })[0], 'CHANGES.rst', 'without the factor the change log wins on words');
       assert.equal(files(question)[0], 'src/net/backoff.py');
       assert.equal(files('What changed in version 2.0 about the retry backoff and jitter?')[0], 'CHANGES.rst', 'a question about the changes wants the change log');
       assert.equal(files('How is the page listing the changes between versions rendered?')[0], 'src/builders/changes.py');

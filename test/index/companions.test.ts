@@ -11,7 +11,7 @@ import { Companions, declaredIds } from '../../server/src/index/companions';
 import { isTestPath } from '../../server/src/index/languages';
 import { DEFAULT_RANK } from '../../server/src/index/searchEngine';
 import { fileWriter } from '../helpers/files';
-import { realCore } from '../helpers/core';
+import { realCore, rankedFiles } from '../helpers/core';
 
 function companionsOf(files: string[], of: string): string[] {
   const c = new Companions();
@@ -66,7 +66,6 @@ describe('companion files', function () {
   describe('in the core', () => {
     const cores = realCore('companions');
     const engineOf = async (repo: string, data: string) => (await cores.open(repo, data)).index.engine;
-    const filesFor = (engine: Core['index']['engine'], text: string) => [...new Set(engine.search(text).hits.map((h) => h.chunk.rel))];
 
     it("a question's best source file brings the test named after it into the top files; an unrelated companion stays out", async () => {
       const repo = path.join(cores.root, 'repo');
@@ -80,15 +79,11 @@ describe('companion files', function () {
       write('tests/test_cart.py', 'def test_empty():\n    assert build().empty\n');
       const engine = await engineOf(repo, 'data');
       const question = 'How does a coupon discount lower the total of the shopping cart?';
-      const files = () => filesFor(engine, question);
-
-      engine.rankOverrides = { companionW: 0 };
-      const without = files();
+      const without = rankedFiles(engine, question, { companionW: 0 });
       assert.equal(without[0], 'src/shop/cart.py');
       assert.ok(without.indexOf('tests/test_shop_cart.py') > 3, `without companions the test is far down: ${without}`);
 
-      engine.rankOverrides = {};
-      const withC = files();
+      const withC = rankedFiles(engine, question);
       assert.equal(withC[0], 'src/shop/cart.py');
       assert.equal(withC[1], 'tests/test_shop_cart.py', `the cart's test comes next: ${withC}`);
       const lifted = engine.search(question).hits.find((h) => h.chunk.rel === 'tests/test_shop_cart.py')!;
@@ -97,11 +92,7 @@ describe('companion files', function () {
 
       // A commit message is no question: its answers are not tests, nothing is lifted.
       const commit = 'Apply coupon discount to shopping cart total';
-      const rel = (t: string) => filesFor(engine, t);
-      const plain = rel(commit);
-      engine.rankOverrides = { companionW: 0 };
-      assert.deepEqual(plain, rel(commit));
-      engine.rankOverrides = {};
+      assert.deepEqual(rankedFiles(engine, commit), rankedFiles(engine, commit, { companionW: 0 }));
     });
 
     it("a question whose best file is a linter's functional test brings the checker that declares its message", async () => {
@@ -134,12 +125,8 @@ describe('companion files', function () {
       write('tests/functional/u/unexpected_special_method_signature.txt', 'unexpected-special-method-signature:2:4:2:20:DeepCopy.__deepcopy__:The special method __deepcopy__ expects 1 param(s), 2 were given\n');
       const engine = await engineOf(repo, 'lint-data');
       const question = 'Why does the functional test give a deep copy hook an extra parameter that the protocol never passes?';
-      const files = () => filesFor(engine, question);
-
-      engine.rankOverrides = { companionW: 0 };
-      const without = files();
-      engine.rankOverrides = {};
-      const withC = files();
+      const without = rankedFiles(engine, question, { companionW: 0 });
+      const withC = rankedFiles(engine, question);
       const checker = 'lint/checkers/special_methods.py';
       assert.equal(without[0], 'tests/functional/u/unexpected_special_method_signature.py');
       assert.ok(without.indexOf(checker) > 4, `without companions the checker is below the others: ${without}`);
@@ -147,11 +134,8 @@ describe('companion files', function () {
       assert.ok(withC.indexOf(checker) >= 1 && withC.indexOf(checker) <= 2, `the checker declaring the test's message comes next to it: ${withC}`);
       // The other way round nothing moves: a checker declares dozens of messages.
       const forChecker = 'Which special methods does the checker report for the parameters their protocol passes?';
-      const rel = (t: string) => filesFor(engine, t);
-      const lifted = rel(forChecker);
-      engine.rankOverrides = { companionW: 0 };
-      const plain = rel(forChecker);
-      engine.rankOverrides = {};
+      const lifted = rankedFiles(engine, forChecker);
+      const plain = rankedFiles(engine, forChecker, { companionW: 0 });
       assert.equal(plain[0], checker);
       assert.equal(lifted.indexOf('tests/functional/u/unexpected_special_method_signature.py'), plain.indexOf('tests/functional/u/unexpected_special_method_signature.py'), `${plain} / ${lifted}`);
     });

@@ -7,11 +7,10 @@
  */
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
-import { createCore, type Core } from '../../server/src/core/core';
-import { silentLogger } from '../../server/src/core/logger';
+import type { Core } from '../../server/src/core/core';
 import { isCatalogPath, isDeclarationPath, isProjectConfigPath } from '../../server/src/index/languages';
 import { fileWriter } from '../helpers/files';
-import { realCore } from '../helpers/core';
+import { realCore, rankedFiles } from '../helpers/core';
 
 describe('declarations, translation catalogs and project settings', function () {
   this.timeout(120_000);
@@ -39,14 +38,8 @@ describe('declarations, translation catalogs and project settings', function () 
 
     /** Indexes `repo` in a core of its own and hands `check` the engine and a question's files in order. */
     async function inCore(repo: string, check: (engine: Core['index']['engine'], files: (q: string) => string[]) => void): Promise<void> {
-      const c = await createCore({ dataDir: `${repo}-data`, modelsDir: path.join(cores.root, 'no-models'), folders: [repo], log: silentLogger, autoIndex: false });
-      try {
-        await c.index.indexAll();
-        const engine = c.index.engine;
-        check(engine, (q) => [...new Set(engine.search(q).hits.map((h) => h.chunk.rel))]);
-      } finally {
-        await c.dispose();
-      }
+      const engine = (await cores.open(repo, `${path.basename(repo)}-data`)).index.engine;
+      check(engine, (q) => rankedFiles(engine, q));
     }
 
     it('the code that processes comes before the declaration that repeats its words, unless the question is about types', async () => {
@@ -77,12 +70,10 @@ describe('declarations, translation catalogs and project settings', function () 
       ].join('\n'));
       const core = await cores.open(repo);
       const engine = core.index.engine;
-      const files = (q: string) => [...new Set(engine.search(q).hits.map((h) => h.chunk.rel))];
+      const files = (q: string) => rankedFiles(engine, q);
       const question = 'How are the class names of CSS modules made unique?';
 
-      engine.rankOverrides = { declarationFactor: 1 };
-      assert.equal(files(question)[0], 'client.d.ts', 'without the factor the declaration wins on words');
-      engine.rankOverrides = {};
+      assert.equal(rankedFiles(engine, question, { declarationFactor: 1 })[0], 'client.d.ts', 'without the factor the declaration wins on words');
       assert.equal(files(question)[0], 'src/plugins/css.ts', files(question).join(', '));
       assert.equal(files('Where is the type of the CSS module class names declared?')[0], 'client.d.ts', 'a question about types wants the declaration');
     });
@@ -96,9 +87,8 @@ describe('declarations, translation catalogs and project settings', function () 
       write('tsconfig.json', `{\n  "files": [],\n  "references": [\n${refs.join(',\n')}\n  ]\n}\n`);
       await inCore(repo, (engine, files) => {
         const question = 'How do I return JSON?';
-        engine.rankOverrides = { projectFactor: 1 };
-        assert.equal(files(question)[0], 'tsconfig.json', `without the factor the settings win on words: ${files(question).join(', ')}`);
-        engine.rankOverrides = {};
+        const without = rankedFiles(engine, question, { projectFactor: 1 });
+        assert.equal(without[0], 'tsconfig.json', `without the factor the settings win on words: ${without.join(', ')}`);
         assert.equal(files(question)[0], 'src/context.ts', files(question).join(', '));
         const about = files('Which tsconfig files does the build reference?');
         assert.equal(about[0], 'tsconfig.json', `a question about the build wants the settings: ${about.join(', ')}`);
@@ -113,9 +103,8 @@ describe('declarations, translation catalogs and project settings', function () 
         write(`docs/locale/${lang}/LC_MESSAGES/docs.po`, ['msgid "Search index"', `msgstr "Search index (${lang})"`, '', 'msgid "Building the search index of the pages"', `msgstr "Search index ${lang}"`, '', 'msgid "Search the pages"', `msgstr "Search ${lang}"`, ''].join('\n'));
       await inCore(repo, (engine, files) => {
         const question = 'How is the search index of the pages built?';
-        engine.rankOverrides = { catalogFactor: 1 };
-        assert.match(files(question)[0]!, /LC_MESSAGES/, `without the factor a catalog wins on words: ${files(question).join(', ')}`);
-        engine.rankOverrides = {};
+        const without = rankedFiles(engine, question, { catalogFactor: 1 });
+        assert.match(without[0]!, /LC_MESSAGES/, `without the factor a catalog wins on words: ${without.join(', ')}`);
         assert.equal(files(question)[0], 'docs/search/index.py', files(question).join(', '));
         assert.match(files('Where is the French translation of "Search index"?')[0]!, /LC_MESSAGES/, 'a question about translations wants the catalogs');
       });

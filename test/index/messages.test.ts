@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { MessageIndex, messagesOf } from '../../server/src/index/messages';
 import { fileWriter } from '../helpers/files';
-import { realCore } from '../helpers/core';
+import { realCore, rankedFiles } from '../helpers/core';
 
 describe('messages in code', function () {
   this.timeout(120_000);
@@ -74,21 +74,13 @@ describe('messages in code', function () {
         'Error: Could not locate a Flask application. You did not provide the app option and no app file was found in the current directory.',
         '```',
       ].join('\n');
-      const files = () => [...new Set(engine.search(issue).hits.map((h) => h.chunk.rel))];
-      engine.rankOverrides = { messageW: 0 };
-      const without = files();
-      engine.rankOverrides = {};
-      const withM = files();
+      const without = rankedFiles(engine, issue, { messageW: 0 });
+      const withM = rankedFiles(engine, issue);
       assert.notEqual(without[0], 'src/app/cli.py', `without messages another file is first: ${without}`);
       assert.equal(withM[0], 'src/app/cli.py', `the file raising the pasted error comes first: ${withM}`);
       // A question in prose quotes what it means with quotes (literals), not pasted output.
       const question = 'Why could the command not locate a Flask application? Did I not provide the app option?';
-      const q = (o: object) => {
-        engine.rankOverrides = o;
-        return [...new Set(engine.search(question).hits.map((h) => h.chunk.rel))];
-      };
-      assert.deepEqual(q({}), q({ messageW: 0 }));
-      engine.rankOverrides = {};
+      assert.deepEqual(rankedFiles(engine, question), rankedFiles(engine, question, { messageW: 0 }));
     });
   });
 });

@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { fileWriter } from '../helpers/files';
-import { realCore } from '../helpers/core';
+import { realCore, rankedFiles } from '../helpers/core';
 
 describe('paths named in the text', function () {
   this.timeout(120_000);
@@ -32,7 +32,7 @@ describe('paths named in the text', function () {
     write('lint/parser.py', 'def parse_file(path):\n    """Parse one file into a tree."""\n    return ast.parse(open(path).read())\n');
     const core = await cores.open(repo);
     const engine = core.index.engine;
-    const files = (q: string) => [...new Set(engine.search(q).hits.map((h) => h.chunk.rel))];
+    const files = (q: string) => rankedFiles(engine, q);
     const issue = [
       'Linting fails if module contains module of the same name',
       '',
@@ -43,9 +43,7 @@ describe('paths named in the text', function () {
       'If a/a.py is renamed, linting works. The __init__.py file does not exist.',
     ].join('\n');
 
-    engine.rankOverrides = { maxHintFiles: 1e9 };
-    assert.match(files(issue)[0]!, /__init__\.py$/, 'when every __init__.py counts as named, one of them comes first');
-    engine.rankOverrides = {};
+    assert.match(rankedFiles(engine, issue, { maxHintFiles: 1e9 })[0]!, /__init__\.py$/, 'when every __init__.py counts as named, one of them comes first');
     assert.equal(files(issue)[0], 'lint/expand.py', files(issue).join(', '));
     // A path that names one file still lifts it, even above better words elsewhere.
     assert.equal(files('An error while parsing in lint/checkers/__init__.py')[0], 'lint/checkers/__init__.py');

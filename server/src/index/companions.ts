@@ -25,7 +25,7 @@ export class Companions {
   /** `ids`: the rule or message ids a source file declares (`"unused-variable"`), see {@link declaredIds}. */
   add(key: string, rel: string, test: boolean, ids: string[] = []): void {
     this.remove(key);
-    const gs = [...groupKeys(rel, test), ...ids.map((id) => `m:${id}`)];
+    const gs = [...new Set([...groupKeys(rel, test), ...ids.map((id) => `m:${id}`)])];
     for (const g of gs) {
       let m = this.groups.get(g);
       if (!m) this.groups.set(g, (m = new Map()));

@@ -27,7 +27,7 @@ const RUNTIME = [
 ];
 
 /** Fewer words than this are names and fragments ("test session starts", "from sympy import"). */
-export const MIN_MESSAGE_WORDS = 4;
+const MIN_MESSAGE_WORDS = 4;
 /** Words from the start of a message that key it. */
 const KEY_WORDS = 3;
 
@@ -59,10 +59,6 @@ export class MessageIndex {
   /** First words → message → the files that say it. */
   private readonly byKey = new Map<string, Map<string, Set<string>>>();
   private readonly ofFile = new Map<string, string[]>();
-
-  get size(): number {
-    return this.ofFile.size;
-  }
 
   add(file: string, messages: string[]): void {
     this.remove(file);
