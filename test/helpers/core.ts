@@ -4,6 +4,7 @@ import { createCore, type Core } from '../../server/src/core/core';
 import type { RankParams } from '../../server/src/index/searchEngine';
 import { silentLogger } from '../../server/src/core/logger';
 import { tempDir } from '../models/fixtures';
+import { fileWriter } from './files';
 
 /**
  * The files a search ranks for `text`, best first, each once; with `overrides` the ranking knobs
@@ -34,6 +35,11 @@ export function realCore(name: string) {
     /** The suite's temporary folder. */
     get root(): string {
       return root;
+    },
+    /** A folder of the suite's to write a repository in, and its writer. */
+    repo(name = 'repo'): { dir: string; write: (rel: string, text: string) => void } {
+      const dir = path.join(root, name);
+      return { dir, write: fileWriter(dir) };
     },
     /** The core over `repo`, indexed, its data under `data` (a core opened before is disposed). */
     async open(repo: string, data = 'data'): Promise<Core> {

@@ -4,9 +4,7 @@
  * words, unless the question is about the changes themselves; code named like a change log is code.
  */
 import { strict as assert } from 'node:assert';
-import * as path from 'node:path';
 import { isChangelogPath } from '../../server/src/index/languages';
-import { fileWriter } from '../helpers/files';
 import { realCore, rankedFiles } from '../helpers/core';
 
 describe('change logs', function () {
@@ -22,8 +20,7 @@ describe('change logs', function () {
     const cores = realCore('changelog');
 
     it('the code comes before the change log that repeats its words, unless the question asks what changed', async () => {
-      const repo = path.join(cores.root, 'repo');
-      const write = fileWriter(repo);
+      const { dir: repo, write } = cores.repo();
       write('src/net/backoff.py', 'def wait_time(attempt):\n    """Seconds to wait before the next attempt, with jitter."""\n    return min(60, 2 ** attempt) * random()\n');
       // The change log says the same words, more often: on words alone it wins.
       const entries = ['Retry attempts now use exponential backoff with jitter.', 'Fixed the jitter of the retry backoff for the first attempt.', 'Backoff between retry attempts is capped at sixty seconds.', 'The jitter of each retry backoff is now computed per attempt.'];

@@ -5,12 +5,10 @@
  * companion the question did not find at all.
  */
 import { strict as assert } from 'node:assert';
-import * as path from 'node:path';
 import type { Core } from '../../server/src/core/core';
 import { Companions, declaredIds } from '../../server/src/index/companions';
 import { isTestPath } from '../../server/src/index/languages';
 import { DEFAULT_RANK } from '../../server/src/index/searchEngine';
-import { fileWriter } from '../helpers/files';
 import { realCore, rankedFiles } from '../helpers/core';
 
 function companionsOf(files: string[], of: string): string[] {
@@ -68,8 +66,7 @@ describe('companion files', function () {
     const engineOf = async (repo: string, data: string) => (await cores.open(repo, data)).index.engine;
 
     it("a question's best source file brings the test named after it into the top files; an unrelated companion stays out", async () => {
-      const repo = path.join(cores.root, 'repo');
-      const write = fileWriter(repo);
+      const { dir: repo, write } = cores.repo();
       write('src/shop/cart.py', 'class Cart:\n    def redeem(self, coupon):\n        """A coupon discount lowers the cart total."""\n        self.total -= coupon.discount\n');
       for (const name of ['pricing', 'orders', 'invoices', 'refunds', 'receipts']) {
         write(`src/shop/${name}.py`, `def ${name}_summary(x):\n    """The ${name} of a cart: its total, lowered by a coupon discount."""\n    return x\n`);
@@ -96,8 +93,7 @@ describe('companion files', function () {
     });
 
     it("a question whose best file is a linter's functional test brings the checker that declares its message", async () => {
-      const repo = path.join(cores.root, 'lint');
-      const write = fileWriter(repo);
+      const { dir: repo, write } = cores.repo('lint');
       write('lint/checkers/special_methods.py', [
         'class SpecialMethodsChecker:',
         '    """Special methods such as the deep copy hook take the parameters their protocol passes: an extra one, never passed, is reported."""',

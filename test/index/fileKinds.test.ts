@@ -9,7 +9,6 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import type { Core } from '../../server/src/core/core';
 import { isCatalogPath, isDeclarationPath, isProjectConfigPath } from '../../server/src/index/languages';
-import { fileWriter } from '../helpers/files';
 import { realCore, rankedFiles } from '../helpers/core';
 
 describe('declarations, translation catalogs and project settings', function () {
@@ -43,8 +42,7 @@ describe('declarations, translation catalogs and project settings', function () 
     }
 
     it('the code that processes comes before the declaration that repeats its words, unless the question is about types', async () => {
-      const repo = path.join(cores.root, 'repo');
-      const write = fileWriter(repo);
+      const { dir: repo, write } = cores.repo();
       write('src/plugins/css.ts', [
         '/** Compiles a stylesheet; class names of CSS modules are made unique per file. */',
         'export function compileCss(code: string, id: string) {',
@@ -79,8 +77,7 @@ describe('declarations, translation catalogs and project settings', function () 
     });
 
     it('the code comes before a project setting that lists the words, unless the question is about the settings', async () => {
-      const repo = path.join(cores.root, 'repo-project');
-      const write = fileWriter(repo);
+      const { dir: repo, write } = cores.repo('repo-project');
       write('src/context.ts', 'export class Context {\n  /** Returns a JSON response. */\n  json(object: unknown): Response {\n    return new Response(JSON.stringify(object), { headers: { \'content-type\': \'application/json\' } })\n  }\n}\n');
       // A tsconfig that references every other tsconfig: "json" a dozen times.
       const refs = ['build', 'spec', 'bun', 'node', 'deno', 'workerd', 'lambda', 'fastly'].map((n) => `    { "path": "./tsconfig.${n}.json" }`);
@@ -96,8 +93,7 @@ describe('declarations, translation catalogs and project settings', function () 
     });
 
     it('the code that builds comes before the catalogs that repeat its messages, unless the question is about translations', async () => {
-      const repo = path.join(cores.root, 'repo-i18n');
-      const write = fileWriter(repo);
+      const { dir: repo, write } = cores.repo('repo-i18n');
       write('docs/search/index.py', 'def build_search_index(pages):\n    """Build the search index: each word of the pages maps to the pages that hold it."""\n    return {w: pages_with(w) for w in words(pages)}\n');
       for (const lang of ['de', 'fr', 'pt'])
         write(`docs/locale/${lang}/LC_MESSAGES/docs.po`, ['msgid "Search index"', `msgstr "Search index (${lang})"`, '', 'msgid "Building the search index of the pages"', `msgstr "Search index ${lang}"`, '', 'msgid "Search the pages"', `msgstr "Search ${lang}"`, ''].join('\n'));

@@ -4,9 +4,7 @@
  * by the test: an issue pasting an error message ranks the file that raises it first.
  */
 import { strict as assert } from 'node:assert';
-import * as path from 'node:path';
 import { MessageIndex, messagesOf } from '../../server/src/index/messages';
-import { fileWriter } from '../helpers/files';
 import { realCore, rankedFiles } from '../helpers/core';
 
 describe('messages in code', function () {
@@ -46,8 +44,7 @@ describe('messages in code', function () {
     const cores = realCore('messages');
 
     it('an issue that pastes an error message ranks the code that raises it first; a question is not read so', async () => {
-      const repo = path.join(cores.root, 'repo');
-      const write = fileWriter(repo);
+      const { dir: repo, write } = cores.repo();
       write('src/app/cli.py', [
         'def locate_app(module_name):',
         '    try:',

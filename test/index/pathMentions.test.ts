@@ -5,7 +5,6 @@
  */
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
-import { fileWriter } from '../helpers/files';
 import { realCore, rankedFiles } from '../helpers/core';
 
 describe('paths named in the text', function () {
@@ -13,8 +12,7 @@ describe('paths named in the text', function () {
   const cores = realCore('path-mentions');
 
   it('a file named outright comes first; a file name shared by many files lifts none of them', async () => {
-    const repo = path.join(cores.root, 'repo');
-    const write = fileWriter(repo);
+    const { dir: repo, write } = cores.repo();
     for (const pkg of ['checkers', 'reporters', 'config', 'utils', 'testutils', 'extensions'])
       write(`lint/${pkg}/__init__.py`, `"""The ${pkg} package: each module of it is loaded when linting starts; a file that fails to load is an error."""\nfrom .base import *\n`);
     write('lint/expand.py', [

@@ -8,7 +8,8 @@ import { IndexStatus, WorkspaceFileEvents } from '../../server/src/protocol/work
 import { SymbolsFind, SymbolsReferences } from '../../server/src/protocol/symbols';
 import { parseText } from '../../server/src/index/chunker';
 import { languageOf } from '../../server/src/index/languages';
-import { extractDefinitions, type FileSymbol } from '../../server/src/index/symbols';
+import { extractDefinitions, SymbolIndex, type FileSymbol } from '../../server/src/index/symbols';
+import { realCore, rankedFiles } from '../helpers/core';
 import { makeSymbolRepo } from '../helpers/symbolRepo';
 
 async function defsOf(rel: string, text: string): Promise<FileSymbol[]> {
@@ -30,6 +31,70 @@ describe('symbols: definitions from the parse', () => {
     assert.deepEqual(go.map((d) => `${d.kind} ${d.qualifiedName}`), ['class Router', 'method Router.Match', 'function New']);
     const rs = await defsOf('a.rs', 'pub struct Tok;\nimpl Tok {\n    pub fn next(&self) {}\n}\npub fn split() {}\n');
     assert.deepEqual(rs.map((d) => `${d.kind} ${d.qualifiedName}`), ['class Tok', 'method Tok.next', 'function split']);
+  });
+});
+
+describe('symbols: names an issue writes as words', function () {
+  this.timeout(120_000);
+  const def = (name: string, startLine = 1): FileSymbol => ({ name, qualifiedName: name, kind: 'function', startLine, endLine: startLine + 2 });
+
+  it('finds a definition whose whole name is two or three neighbouring words, not one split by a dot, in a test, or defined everywhere', () => {
+    const idx = new SymbolIndex();
+    idx.setFile('/w/core/formatting.py', 'core/formatting.py', 'python', [def('helper'), def('dataset_repr', 7)]);
+    idx.setFile('/w/printing/latex.py', 'printing/latex.py', 'python', [{ ...def('LatexPrinter', 3), kind: 'class' }]);
+    idx.setFile('/w/matrices/dense.py', 'matrices/dense.py', 'python', [def('matrix_zeros', 4)]);
+    idx.setFile('/w/tests/test_repr.py', 'tests/test_repr.py', 'python', [def('long_repr_check')]);
+    for (const f of ['a', 'b', 'c', 'd']) idx.setFile(`/w/${f}.py`, `${f}.py`, 'python', [def('load_config')]);
+    assert.deepEqual([...idx.phraseMatches('It would be nice to show units in the `Dataset` repr, as the LaTeX printer does.')], [
+      ['/w/core/formatting.py', 7],
+      ['/w/printing/latex.py', 3],
+    ]);
+    // `Matrix.zeros(0, 3)` is a call, not the words "matrix zeros"; words of an identifier are not apart.
+    assert.deepEqual([...idx.phraseMatches('Matrix.zeros(0, 3) and dataset_repr_html changed')], []);
+    assert.deepEqual([...idx.phraseMatches('a long repr check in the tests, and we load config at start')], [], 'a test\'s name, and a name four files define, say nothing');
+  });
+
+  describe('in the core', () => {
+    const cores = realCore('phrases');
+
+    it('an issue that writes a function\'s name as words ranks the file defining it higher; a question is not read so', async () => {
+      const { dir: repo, write } = cores.repo();
+      write('pkg/formatting.py', [
+        'def summarize_units(var):',
+        "    # A variable's units, shown as in metres or in mm, for the units of coordinates and data variables.",
+        '    return var.attrs.get("units", "")',
+        '',
+        'def dataset_repr(ds):',
+        '    """The text shown for a dataset: its coordinates and data variables."""',
+        '    lines = [summarize_header(ds)]',
+        '    lines += [summarize_variable(name, var) for name, var in ds.items()]',
+        '    return "\\n".join(lines)',
+        '',
+      ].join('\n'));
+      // The issue's other words.
+      write('pkg/dataset.py', 'class Dataset:\n    """A dataset: coordinates and data variables, each with its units and attributes."""\n    def __repr__(self):\n        return formatting.dataset_repr(self)\n');
+      write('pkg/units.py', 'def convert_units(variable, units):\n    """Convert the units of a data variable; the units of coordinates are kept. Units in metres, units in mm."""\n    return variable.to(units)\n');
+      write('pkg/coordinates.py', 'class Coordinates:\n    """The coordinates of a dataset."""\n');
+      const core = await cores.open(repo);
+      const engine = core.index.engine;
+      const issue = [
+        'Feature request: show units in dataset overview',
+        '',
+        'It would be really nice if the units of the coordinates and of the data variables were shown in the `Dataset` repr, for example:',
+        '```',
+        'Coordinates:',
+        '  * x, in metres   (x)   float64',
+        'Data variables:',
+        '    rainfall, in mm   (time, y, x)   float32',
+        '```',
+      ].join('\n');
+      const without = rankedFiles(engine, issue, { phraseTextW: 0 });
+      const withP = rankedFiles(engine, issue);
+      assert.notEqual(without[0], 'pkg/formatting.py', `without the phrase another file is first: ${without}`);
+      assert.equal(withP[0], 'pkg/formatting.py', `with it, the file defining dataset_repr: ${withP}`);
+      const question = 'How is the dataset repr written, with the units of each coordinate and data variable?';
+      assert.deepEqual(rankedFiles(engine, question), rankedFiles(engine, question, { phraseTextW: 0 }));
+    });
   });
 });
 

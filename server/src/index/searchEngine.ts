@@ -92,6 +92,17 @@ export interface RankParams {
   nameW: number;
   nameTextW: number;
   /**
+   * Added for a code file defining a name an issue or commit text writes as neighbouring words
+   * ("the `Dataset` repr" → `dataset_repr`, "the base path" → `basePath`; symbols.ts
+   * `phraseMatches`). Questions have `nameW`, which reads a name's words anywhere in the
+   * question: in a long issue that matches too much (`nameTextW` is 0). 0.15: swe-lite dev Acc@5
+   * 0.841 → 0.857 (xarray's units-in-the-repr issue 8th → 4th, no row down); commit-eval dev
+   * unchanged (MRR 0.849; two rows up, two down: "the LaTeX builder" is `LaTeXBuilder`, the
+   * change was the writer's). 0.3: commit-eval MRR 0.845, R@1 0.716 → 0.708. Words joined across
+   * a dot (`Matrix.zeros`) are a call, not a name: read so, a sympy row fell out of the top 5.
+   */
+  phraseTextW: number;
+  /**
    * A question's `companionTop` best files bring their companions (companions.ts: same base name in
    * one folder, a source file and the tests named after it) up to this share of their own score.
    * SWE-QA dev (a quarter of its answers cite a test next to the code): R@5 0.751 → 0.762, Acc@5
@@ -190,6 +201,7 @@ export const DEFAULT_RANK: RankParams = {
   symbolTextW: 0.15,
   nameW: 0.3,
   nameTextW: 0,
+  phraseTextW: 0.15,
   companionW: 0.8,
   companionTextW: 0,
   companionTop: 3,
@@ -608,6 +620,7 @@ export class SearchEngine {
     const hinted = this.hintedFiles(parsed.pathHints, allowed, p.maxHintFiles);
     const quoted = p.literalW > 0 ? this.literalFiles(parsed.literals, c, maxC * LITERAL_MIN_SCORE, allowed, parsed.aboutTests, p.literalMax) : undefined;
     const said = !natural && p.messageW > 0 ? this.messageFiles(text, allowed, p.messageMax) : undefined;
+    const phrased = !natural && p.phraseTextW > 0 ? this.phraseFiles(text, allowed) : undefined;
     const consider = (fd: number) => {
       if (lex[fd]! > 0) return;
       const fl = flags[fd]!;
@@ -619,6 +632,7 @@ export class SearchEngine {
       if (lit) s += p.literalW * lit;
       const msg = said?.get(fd);
       if (msg) s += p.messageW * Math.min(msg, 2);
+      if (phrased?.has(fd)) s += p.phraseTextW;
       const t = targetAt?.get(fd);
       if (t) s = t.definesOnly ? s * 0.5 : s + symW * t.bonus;
       const nm = nameAt?.get(fd);
@@ -640,6 +654,7 @@ export class SearchEngine {
       const e = this.files.get(key);
       if (e && (!allowed || allowed[e.fileDoc])) consider(e.fileDoc);
     }
+    for (const fd of phrased ?? []) consider(fd);
     // Files named outright but sharing no term with the text still count.
     if (hinted) {
       for (const fd of hinted) {
@@ -851,6 +866,17 @@ export class SearchEngine {
         const e = this.files.get(key);
         if (e && (!allowed || allowed[e.fileDoc])) out.set(e.fileDoc, (out.get(e.fileDoc) ?? 0) + 1);
       }
+    }
+    return out.size ? out : undefined;
+  }
+
+  /** The code files defining a name the text writes as neighbouring words, by file doc. */
+  private phraseFiles(text: string, allowed: Uint8Array | undefined): Set<number> | undefined {
+    if (!this.symbols?.size) return undefined;
+    const out = new Set<number>();
+    for (const key of this.symbols.phraseMatches(text).keys()) {
+      const e = this.files.get(key);
+      if (e && e.code && (!allowed || allowed[e.fileDoc])) out.add(e.fileDoc);
     }
     return out.size ? out : undefined;
   }

@@ -296,6 +296,45 @@ export class SymbolIndex {
     return best;
   }
 
+  /**
+   * Definitions whose whole name the text writes as two or three neighbouring words ("the
+   * `Dataset` repr" → `dataset_repr`, "the latex printer" → `LatexPrinter`): each word three
+   * letters or more, written apart (not already one identifier), the name defined outside tests
+   * in at most `maxFiles` files. File key → the first line of such a definition there.
+   */
+  phraseMatches(text: string, maxFiles = 3): Map<string, number> {
+    const out = new Map<string, number>();
+    // Words, and whether each is apart from the one before by spaces (and quotes) only: `Matrix.zeros` is two names, not one.
+    const words: string[] = [];
+    const apart: boolean[] = [];
+    let end = -1;
+    for (const m of text.matchAll(/[A-Za-z0-9_$]+/g)) {
+      const w = m[0];
+      words.push(/^[A-Za-z]{3,}$/.test(w) ? w.toLowerCase() : '');
+      apart.push(end >= 0 && /^[`'"]*\s+[`'"]*$/.test(text.slice(end, m.index)));
+      end = m.index + w.length;
+    }
+    for (let n = 2; n <= 3; n++) {
+      for (let i = 0; i + n <= words.length; i++) {
+        const ws = words.slice(i, i + n);
+        if (ws.includes('') || apart.slice(i + 1, i + n).includes(false)) continue;
+        for (const lower of [ws.join('_'), ws.join('')]) {
+          const keys = new Map<string, number>();
+          for (const name of this.byLower.get(lower) ?? []) {
+            for (const key of this.byName.get(name) ?? []) {
+              const f = this.files.get(key)!;
+              const d = f.test ? undefined : f.defs.find((x) => x.name === name);
+              if (d) keys.set(key, Math.min(keys.get(key) ?? Infinity, d.startLine));
+            }
+          }
+          if (keys.size > maxFiles) continue;
+          for (const [key, line] of keys) if (!out.has(key)) out.set(key, line);
+        }
+      }
+    }
+    return out;
+  }
+
   clear(): void {
     this.parts.clear();
     this.partEntries = 0;
