@@ -10,7 +10,7 @@ import { QgptRelevance, QgptReprompt } from '../../server/src/protocol/qgpt';
 import { analyzeQuestion } from '../../server/src/index/question';
 import { SymbolIndex, symbolTargets } from '../../server/src/index/symbols';
 import { literalsOf, parseQuery, agentVerbs } from '../../server/src/index/query';
-import { acronymPhrases, specialMethods } from '../../server/src/index/acronyms';
+import { acronymPhrases, phrasalVerbs, specialMethods } from '../../server/src/index/acronyms';
 import { asksAboutTests } from '../../server/src/qgpt/intent';
 import { isTestPath, isExamplePath } from '../../server/src/index/languages';
 import { fileWriter } from '../helpers/files';
@@ -56,6 +56,12 @@ describe('question: what a question asks', () => {
     assert.deepEqual(agentVerbs('the formatter, the visitors and the handler'), ['format', 'visit', 'handl']);
     assert.deepEqual(agentVerbs('the parameter, the user, other `TrieRouter` and config.loader'), [], 'no agent, a short word, an identifier');
     assert.ok(parseQuery('Fix the option formatter').terms.some((t) => t.term === 'format' && t.weight < 1), 'at less weight than the words themselves');
+  });
+
+  it('adds the one-word names of phrasal verbs ("set up" → setup, "torn down" → teardown, "looked up" → lookup and find)', () => {
+    assert.deepEqual(phrasalVerbs('Where are the handlers looked up, once the app is set up and before it is torn down?'), ['lookup', 'find', 'setup', 'teardown']);
+    assert.deepEqual(phrasalVerbs('a setup step, the lookup table, set the value up front'), [], 'written as one word already, or apart by other words');
+    assert.ok(parseQuery('how do I clean up after a request?').terms.some((t) => t.term === 'cleanup' && t.weight < 1), 'at less weight than the words themselves');
   });
 
   it("adds the Python special methods a question describes in words, in questions only", () => {
@@ -200,6 +206,10 @@ describe('question: relevance for questions in the real worker', function () {
     // Pickling described in words, against the class whose special methods do it.
     put('pkg/pickling.py', '"""Pickle helpers: the reconstruction of an object from pickle data."""\n\ndef reconstruct(data):\n    return loads(data)\n');
     put('pkg/records.py', 'class Record:\n    def __init__(self, *args, **kwargs):\n        self.args = args\n        self.kwargs = kwargs\n\n    def __getnewargs_ex__(self):\n        return self.args, self.kwargs\n');
+    // "looked up" in a question, against the method that finds (`_find_error_handler`) and a file
+    // that registers error handlers and says so.
+    put('pkg/sansio/app.py', 'class App:\n    def _find_error_handler(self, e, blueprints):\n        for name in blueprints:\n            handler_map = self.error_handler_spec[name]\n            if e.code in handler_map:\n                return handler_map[e.code]\n        return None\n');
+    put('pkg/sansio/scaffold.py', 'class Scaffold:\n    def errorhandler(self, code):\n        """Register a function to handle errors: error handlers by code or by exception class.\n        The error handlers of a blueprint are registered on the app; error handlers of the app are registered here."""\n        return self.register_error_handler(code)\n');
     // "formatter" in a question, against the function that formats (the stemmer keeps them apart).
     put('pkg/config/values.py', 'def _format_option_value(optdict, value):\n    """Return the value as the user typed it: a list joined by commas."""\n    if isinstance(value, (list, tuple)):\n        return ",".join(value)\n    return str(value)\n');
     put('pkg/reports/formatter.py', 'class OptionFormatter:\n    """The formatter of a report: one line per option."""\n    def line(self, option):\n        return option.name\n');
@@ -378,6 +388,10 @@ describe('question: relevance for questions in the real worker', function () {
 
   it('searches the verb of an agent noun ("the option value formatter" → `_format_option_value`)', async () => {
     await assertFirst('How does the option value formatter turn a list into text?', 'pkg/config/values.py');
+  });
+
+  it('searches the one word a phrasal verb is in code ("looked up" → lookup, find; "set up" → setup)', async () => {
+    await assertFirst('where are error handlers looked up?', 'pkg/sansio/app.py');
   });
 
   it('searches the special method a question describes in words ("the pickle reconstruction method" → __getnewargs_ex__)', async () => {

@@ -1,8 +1,9 @@
 /**
- * Technical phrases that code names by their initials: a question that spells out "method
- * resolution order" or "hot module replacement" also searches `mro` / `hmr`, the names the code
- * uses. Only well-known expansions (initials of arbitrary words would match too much: "both a
- * direct" → `bad`).
+ * Words that code spells otherwise. Technical phrases that code names by their initials: a
+ * question that spells out "method resolution order" or "hot module replacement" also searches
+ * `mro` / `hmr`, the names the code uses. Only well-known expansions (initials of arbitrary words
+ * would match too much: "both a direct" → `bad`). Also Python's special methods described in
+ * words, and phrasal verbs written as one word (below).
  */
 const PHRASES: [RegExp, string][] = [
   [/\bhot[\s-]+module[\s-]+replacement\b/i, 'hmr'],
@@ -86,5 +87,28 @@ const SPECIAL: [RegExp, string[]][] = [
 export function specialMethods(text: string): string[] {
   const out: string[] = [];
   for (const [re, names] of SPECIAL) if (re.test(text)) out.push(...names);
+  return out;
+}
+
+/**
+ * Phrasal verbs the code writes as one word ("set up" → `setup`, "tear down" → `teardown`, "look
+ * up" → `lookup`), and "looked up" also as `find` (`_find_error_handler`).
+ */
+const PHRASAL: [RegExp, string[]][] = [
+  [/\blook(?:s|ed|ing)?[\s-]+up\b/i, ['lookup', 'find']],
+  [/\bset(?:s|ting)?[\s-]+up\b/i, ['setup']],
+  [/\bclean(?:s|ed|ing)?[\s-]+up\b/i, ['cleanup']],
+  [/\b(?:tear(?:s|ing)?|torn)[\s-]+down\b/i, ['teardown']],
+  [/\bshut(?:s|ting)?[\s-]+down\b/i, ['shutdown']],
+  [/\bstart(?:s|ed|ing)?[\s-]+up\b/i, ['startup']],
+  [/\blog(?:s|ged|ging)?[\s-]+in\b/i, ['login']],
+  [/\blog(?:s|ged|ging)?[\s-]+out\b/i, ['logout']],
+  [/\bplug(?:s|ged|ging)?[\s-]+in\b/i, ['plugin']],
+];
+
+/** The one-word names of the phrasal verbs a text uses. */
+export function phrasalVerbs(text: string): string[] {
+  const out: string[] = [];
+  for (const [re, names] of PHRASAL) if (re.test(text)) out.push(...names);
   return out;
 }

@@ -1,7 +1,7 @@
 import { terms, pathTerms, splitIdentifier, stem, isStopWord } from './tokens';
 import type { QueryTerm } from './bm25';
 import { analyzeQuestion, withoutTestDomain, type QuestionInfo } from './question';
-import { acronymPhrases, specialMethods } from './acronyms';
+import { acronymPhrases, phrasalVerbs, specialMethods } from './acronyms';
 
 /** A question, commit message or issue text turned into weighted search terms and path hints. */
 export interface ParsedQuery {
@@ -49,6 +49,8 @@ export function parseQuery(text: string): ParsedQuery {
   for (const a of initials) add(terms(a.name), a.words);
   // "the formatter" is `format_*` too, "the visitor" `visit_*`: the verb of an agent noun at half weight.
   add(agentVerbs(text), 0.5);
+  // "where are handlers looked up?" is `lookup` / `_find_*` in the code, "set up" `setup`: at half weight.
+  add(phrasalVerbs(text).flatMap((w) => terms(w)), 0.5);
   for (const m of text.matchAll(CODE_SPAN)) add(terms(m[1]!), 0.5);
   for (const m of text.matchAll(CODEY)) add(terms(m[0]), 0.5);
   // A kebab-case option or key quoted as code or written as an option (`ignore-paths`,
