@@ -48,6 +48,10 @@ describe('companion files', function () {
     assert.deepEqual(c.of('tests/functional/o/other_check.py'), []);
     assert.deepEqual(c.of(checker), [], 'a checker declares dozens of messages: it brings none of their tests');
     assert.deepEqual(declaredIds(`"utf-8" 'no-member' "a-b" "Not-an-id" '--rcfile'`), ['no_member']);
+    assert.deepEqual(c.declaring('unexpected_special_method_signature'), [checker], 'the files declaring an id, not its tests');
+    assert.deepEqual(c.declaring('unexpected_special_method'), []);
+    for (const f of ['a', 'b', 'c', 'd']) c.add(`lint/${f}.py`, `lint/${f}.py`, false, ['everywhere_id']);
+    assert.deepEqual(c.declaring('everywhere_id'), [], 'an id four files declare says nothing');
   });
 
   it('a name too common to point anywhere gives no companion; removed files leave their groups', () => {
@@ -134,6 +138,32 @@ describe('companion files', function () {
       const plain = rankedFiles(engine, forChecker, { companionW: 0 });
       assert.equal(plain[0], checker);
       assert.equal(lifted.indexOf('tests/functional/u/unexpected_special_method_signature.py'), plain.indexOf('tests/functional/u/unexpected_special_method_signature.py'), `${plain} / ${lifted}`);
+    });
+
+    it('a question that writes a message id as words ("the unused variable checker") lifts the file declaring it', async () => {
+      const { dir: repo, write } = cores.repo('lint-ids');
+      write('lint/checkers/variables.py', [
+        'class VariablesChecker:',
+        '    # The analysis of each function.',
+        '    msgs = {"W0612": ("Unused variable %r", "unused-variable", "Emitted when a local is assigned and never read.")}',
+        '',
+        '    def leave_functiondef(self, node):',
+        '        for name, stmts in node.locals.items():',
+        '            if not self._is_read(name, stmts):',
+        '                self.add_message("unused-variable", args=name, node=stmts[0])',
+        '',
+      ].join('\n'));
+      write('lint/checkers/handlers.py', 'class HandlersChecker:\n    """Sibling handlers of one try block."""\n');
+      write('lint/checkers/refactoring.py', 'class RefactoringChecker:\n    """Sibling branches and the analysis of each variable a branch assigns."""\n');
+      const engine = (await cores.open(repo, 'lint-ids-data')).index.engine;
+      const question = 'How do sibling exception handlers affect the unused variable checker analysis?';
+      const without = rankedFiles(engine, question, { declaredIdW: 0 });
+      const withId = rankedFiles(engine, question);
+      assert.notEqual(without[0], 'lint/checkers/variables.py', `without it another checker is first: ${without}`);
+      assert.equal(withId[0], 'lint/checkers/variables.py', `the checker declaring "unused-variable": ${withId}`);
+      // A commit message is not read so ("lambda-edge" in one is a package a config file names).
+      const commit = 'Fix the unused variable checker for sibling exception handlers';
+      assert.deepEqual(rankedFiles(engine, commit), rankedFiles(engine, commit, { declaredIdW: 0 }));
     });
   });
 });

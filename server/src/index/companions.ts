@@ -5,7 +5,8 @@
  * `tests/test_json_tag.py`, `utils/ast_walker.py` ↔ `tests/unittest_ast_walker.py`, `Foo.java` ↔
  * `FooTest.java`), and a linter's functional test and the file that declares the message it is
  * named after (`tests/functional/u/unused_variable.py` → the checker with `"unused-variable"`).
- * Kept up to date file by file; the search engine asks it for the companions of its best files.
+ * Kept up to date file by file; the search engine asks it for the companions of its best files,
+ * and for the files declaring a message id a question writes in words (`declaring`).
  */
 
 /** A group bigger than this says nothing about any one of its members (`README.*`, `utils.py`). */
@@ -41,6 +42,14 @@ export class Companions {
       if (m && !m.size) this.groups.delete(g);
     }
     this.groupsOf.delete(key);
+  }
+
+  /** The source files declaring a rule or message id (`unused_variable`, see {@link declaredIds}), when at most `max` do. */
+  declaring(id: string, max = 3): string[] {
+    const m = this.groups.get(`m:${id}`);
+    if (!m) return [];
+    const out = [...m].filter(([, test]) => !test).map(([k]) => k);
+    return out.length <= max ? out : [];
   }
 
   /**

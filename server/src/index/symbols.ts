@@ -1,7 +1,7 @@
 import type { Node as TSNode } from 'web-tree-sitter';
 import type { SymbolKind, SymbolDefinition, SymbolReference } from '../protocol/symbols';
 import { isTestPath } from './languages';
-import { terms } from './tokens';
+import { terms, wordRuns } from './tokens';
 
 /**
  * The symbol index: definitions read from the tree-sitter parse the chunker already does
@@ -304,32 +304,18 @@ export class SymbolIndex {
    */
   phraseMatches(text: string, maxFiles = 3): Map<string, number> {
     const out = new Map<string, number>();
-    // Words, and whether each is apart from the one before by spaces (and quotes) only: `Matrix.zeros` is two names, not one.
-    const words: string[] = [];
-    const apart: boolean[] = [];
-    let end = -1;
-    for (const m of text.matchAll(/[A-Za-z0-9_$]+/g)) {
-      const w = m[0];
-      words.push(/^[A-Za-z]{3,}$/.test(w) ? w.toLowerCase() : '');
-      apart.push(end >= 0 && /^[`'"]*\s+[`'"]*$/.test(text.slice(end, m.index)));
-      end = m.index + w.length;
-    }
-    for (let n = 2; n <= 3; n++) {
-      for (let i = 0; i + n <= words.length; i++) {
-        const ws = words.slice(i, i + n);
-        if (ws.includes('') || apart.slice(i + 1, i + n).includes(false)) continue;
-        for (const lower of [ws.join('_'), ws.join('')]) {
-          const keys = new Map<string, number>();
-          for (const name of this.byLower.get(lower) ?? []) {
-            for (const key of this.byName.get(name) ?? []) {
-              const f = this.files.get(key)!;
-              const d = f.test ? undefined : f.defs.find((x) => x.name === name);
-              if (d) keys.set(key, Math.min(keys.get(key) ?? Infinity, d.startLine));
-            }
+    for (const ws of wordRuns(text, /[A-Za-z0-9_$]+/g, (w) => /^[A-Za-z]{3,}$/.test(w), /^[`'"]*\s+[`'"]*$/, 2, 3)) {
+      for (const lower of [ws.join('_'), ws.join('')]) {
+        const keys = new Map<string, number>();
+        for (const name of this.byLower.get(lower) ?? []) {
+          for (const key of this.byName.get(name) ?? []) {
+            const f = this.files.get(key)!;
+            const d = f.test ? undefined : f.defs.find((x) => x.name === name);
+            if (d) keys.set(key, Math.min(keys.get(key) ?? Infinity, d.startLine));
           }
-          if (keys.size > maxFiles) continue;
-          for (const [key, line] of keys) if (!out.has(key)) out.set(key, line);
         }
+        if (keys.size > maxFiles) continue;
+        for (const [key, line] of keys) if (!out.has(key)) out.set(key, line);
       }
     }
     return out;

@@ -114,3 +114,27 @@ export function pathTerms(relPath: string): string[] {
 export function isStopWord(w: string): boolean {
   return STOP.has(w);
 }
+
+/**
+ * The runs of `min`…`max` neighbouring words of a text, lower-cased: words are the matches of
+ * `token` that `keep` accepts (another breaks a run), each apart from the one before by a gap
+ * `gap` accepts (`Matrix.zeros` is two names, not the words "matrix zeros").
+ */
+export function wordRuns(text: string, token: RegExp, keep: (word: string) => boolean, gap: RegExp, min: number, max: number): string[][] {
+  const words: string[] = [];
+  const apart: boolean[] = [];
+  let end = -1;
+  for (const m of text.matchAll(token)) {
+    words.push(keep(m[0]) ? m[0].toLowerCase() : '');
+    apart.push(end >= 0 && gap.test(text.slice(end, m.index)));
+    end = m.index + m[0].length;
+  }
+  const out: string[][] = [];
+  for (let n = min; n <= max; n++) {
+    for (let i = 0; i + n <= words.length; i++) {
+      const run = words.slice(i, i + n);
+      if (!run.includes('') && !apart.slice(i + 1, i + n).includes(false)) out.push(run);
+    }
+  }
+  return out;
+}
