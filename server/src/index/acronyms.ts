@@ -83,11 +83,14 @@ const SPECIAL: [RegExp, string[]][] = [
   [/\bexport list\b|\bpublic names list\b/i, ['__all__']],
 ];
 
+/** The names of a table's rows whose pattern the text matches. */
+function namesIn(table: [RegExp, string[]][], text: string): string[] {
+  return table.flatMap(([re, names]) => (re.test(text) ? names : []));
+}
+
 /** The special methods a question describes in words. */
 export function specialMethods(text: string): string[] {
-  const out: string[] = [];
-  for (const [re, names] of SPECIAL) if (re.test(text)) out.push(...names);
-  return out;
+  return namesIn(SPECIAL, text);
 }
 
 /**
@@ -108,7 +111,5 @@ const PHRASAL: [RegExp, string[]][] = [
 
 /** The one-word names of the phrasal verbs a text uses. */
 export function phrasalVerbs(text: string): string[] {
-  const out: string[] = [];
-  for (const [re, names] of PHRASAL) if (re.test(text)) out.push(...names);
-  return out;
+  return namesIn(PHRASAL, text);
 }

@@ -672,8 +672,8 @@ export class SearchEngine {
     for (const fd of chunkFiles) consider(fd);
     // A named definition counts even where the text shares no other word with its file.
     for (const key of [...(targets?.keys() ?? []), ...(names?.keys() ?? [])]) {
-      const e = this.files.get(key);
-      if (e && (!allowed || allowed[e.fileDoc])) consider(e.fileDoc);
+      const e = this.entryIn(key, allowed);
+      if (e) consider(e.fileDoc);
     }
     for (const fd of phrased ?? []) consider(fd);
     for (const fd of ided ?? []) consider(fd);
@@ -829,8 +829,8 @@ export class SearchEngine {
       if (!anchor) continue;
       const lifted = score[fd]! * w;
       for (const key of this.companions.of(anchor.key)) {
-        const e = this.files.get(key);
-        if (!e || (allowed && !allowed[e.fileDoc])) continue;
+        const e = this.entryIn(key, allowed);
+        if (!e) continue;
         const own = score[e.fileDoc]!;
         if (own >= lifted || !(own > 0) || own < score[fd]! * p.companionMin) continue;
         score[e.fileDoc] = lifted;
@@ -879,14 +879,20 @@ export class SearchEngine {
     return out.size ? out : undefined;
   }
 
+  /** The file of that key, when the search may return it (`allowed`: a filter's files by doc). */
+  private entryIn(key: string, allowed: Uint8Array | undefined): FileEntry | undefined {
+    const e = this.files.get(key);
+    return e && (!allowed || allowed[e.fileDoc]) ? e : undefined;
+  }
+
   /** Code files that say a message the text quotes, with how many such messages each says. */
   private messageFiles(text: string, allowed: Uint8Array | undefined, max: number): Map<number, number> | undefined {
     const out = new Map<number, number>();
     for (const { files } of this.messages.find(text)) {
       if (files.length > max) continue;
       for (const key of files) {
-        const e = this.files.get(key);
-        if (e && (!allowed || allowed[e.fileDoc])) out.set(e.fileDoc, (out.get(e.fileDoc) ?? 0) + 1);
+        const e = this.entryIn(key, allowed);
+        if (e) out.set(e.fileDoc, (out.get(e.fileDoc) ?? 0) + 1);
       }
     }
     return out.size ? out : undefined;
@@ -899,8 +905,8 @@ export class SearchEngine {
       const id = run.join('_');
       if (id.length < 8) continue;
       for (const key of this.companions.declaring(id)) {
-        const e = this.files.get(key);
-        if (e && (!allowed || allowed[e.fileDoc])) out.add(e.fileDoc);
+        const e = this.entryIn(key, allowed);
+        if (e) out.add(e.fileDoc);
       }
     }
     return out.size ? out : undefined;
@@ -911,8 +917,8 @@ export class SearchEngine {
     if (!this.symbols?.size) return undefined;
     const out = new Set<number>();
     for (const key of this.symbols.phraseMatches(text).keys()) {
-      const e = this.files.get(key);
-      if (e && e.code && (!allowed || allowed[e.fileDoc])) out.add(e.fileDoc);
+      const e = this.entryIn(key, allowed);
+      if (e?.code) out.add(e.fileDoc);
     }
     return out.size ? out : undefined;
   }
