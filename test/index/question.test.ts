@@ -102,6 +102,13 @@ describe('question: what a question asks', () => {
     assert.equal(analyzeQuestion('how is the compose function tested?').asksForTests, true);
     assert.equal(analyzeQuestion('how does compose run middleware?').asksForTests, false);
     assert.equal(analyzeQuestion('How do I load config from environment variables?').howTo, true);
+    // A user's symptom is answered by a guide or a troubleshooting page as well as by the code.
+    for (const q of ['Why does Vite not detect a file change?', "Why doesn't the reload happen?", 'What causes the `Failed to fetch` error in a Vite app?', 'Can browser extensions break a Vite app in development?']) {
+      assert.equal(analyzeQuestion(q).howTo, true, q);
+    }
+    for (const q of ['Why does the method that opens resources restrict file opening to read-only modes?', 'how does compose run middleware?', 'What happens when a view raises an exception?']) {
+      assert.equal(analyzeQuestion(q).howTo, false, q);
+    }
   });
 
   it('reads the kind of definition a question names beside a name', () => {
@@ -206,6 +213,9 @@ describe('question: relevance for questions in the real worker', function () {
     // Pickling described in words, against the class whose special methods do it.
     put('pkg/pickling.py', '"""Pickle helpers: the reconstruction of an object from pickle data."""\n\ndef reconstruct(data):\n    return loads(data)\n');
     put('pkg/records.py', 'class Record:\n    def __init__(self, *args, **kwargs):\n        self.args = args\n        self.kwargs = kwargs\n\n    def __getnewargs_ex__(self):\n        return self.args, self.kwargs\n');
+    // A symptom a user sees, answered by a troubleshooting page, against the code that says the words more.
+    put('docs/troubleshooting.md', '# Troubleshooting\n\n## A file change is not noticed\n\nOn Linux the watcher can run out of inotify watches, and a file change is then not noticed. Raise `fs.inotify.max_user_watches`.\n');
+    put('src/watch/poll.ts', '// Notices a file change by polling; a noticed file change goes to the client.\nexport function poll(files: string[]) {\n  return files\n}\n');
     // "looked up" in a question, against the method that finds (`_find_error_handler`) and a file
     // that registers error handlers and says so.
     put('pkg/sansio/app.py', 'class App:\n    def _find_error_handler(self, e, blueprints):\n        for name in blueprints:\n            handler_map = self.error_handler_spec[name]\n            if e.code in handler_map:\n                return handler_map[e.code]\n        return None\n');
@@ -384,6 +394,11 @@ describe('question: relevance for questions in the real worker', function () {
 
   it('does not let a word in a path outrank the code that talks about it', async () => {
     await assertFirst('what happens when a handler throws an error?', 'src/hono-base.ts');
+  });
+
+  it('ranks the troubleshooting page first for a symptom a user asks about ("why is … not …?"), the code for how it works', async () => {
+    await assertFirst('Why is a file change not noticed?', 'docs/troubleshooting.md');
+    await assertFirst('How is a file change noticed?', 'src/watch/poll.ts');
   });
 
   it('searches the verb of an agent noun ("the option value formatter" → `_format_option_value`)', async () => {

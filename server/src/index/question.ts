@@ -36,7 +36,11 @@ export interface QuestionInfo {
   intent: SymbolIntent;
   /** Asks for tests themselves ("how is X tested?", "which tests cover…"): tests are the answer. */
   asksForTests: boolean;
-  /** Asks how to use something ("how do I…", "is there a way to…"): the documentation answers that as well as the code. */
+  /**
+   * Asks how to use something ("how do I…", "is there a way to…") or about a symptom seen while
+   * using it ("why does it not…", "what causes the … error", "can X break…"): the documentation
+   * (a guide, a troubleshooting page) answers that as well as the code.
+   */
   howTo: boolean;
   /** Stemmed terms that frame the question rather than name what it is about, with their weight factor. */
   framing: Map<string, number>;
@@ -92,6 +96,8 @@ const NAMED_BY_ROLE = [
   /\b(?:who|what) (?:calls|uses) (?:the )?([A-Za-z_][A-Za-z0-9_]*)\b/dgi,
 ];
 const HOW_TO = /\b(how (?:do|can|should|would) (?:i|we|you|one)|how to|what should (?:i|we)|is there a way|can i|should i)\b/i;
+/** A user's symptom: "why does X not…", "why doesn't…", "what causes the … error", "can X break…". */
+const SYMPTOM = /\bwhat causes\b|\bwhy (?:does|do|is|are|did|would|can)\b[^?]*\b(?:not|n't)\b|\bwhy (?:doesn't|don't|isn't|aren't|won't|can't)\b|\bcan\b[^?]*\bbreak\b/i;
 const ASKS_FOR_TESTS = /\b(tested|tests?(?: files?| modules?)? (?:for|of|that cover|covering)|test cases?|test coverage|which tests?|unit tests?|how (?:is|are|do|does) [^?]{0,60}\btest)\b/i;
 /** `Flask.run`, `app.config.from_prefixed_env()` — but not a file name (`config.py`). */
 const DOTTED_NAME = /(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?(?![A-Za-z0-9_.])/g;
@@ -188,5 +194,5 @@ export function analyzeQuestion(text: string): QuestionInfo {
     }
   }
   const intent: SymbolIntent = USAGE.some((re) => re.test(trimmed)) ? 'usage' : DEFINITION.test(trimmed) ? 'definition' : 'about';
-  return { natural, symbols: [...symbols.values()], intent, asksForTests: natural && ASKS_FOR_TESTS.test(withoutTestDomain(trimmed)), howTo: natural && HOW_TO.test(trimmed), framing: natural ? framingOf(trimmed) : new Map(), fileShaped };
+  return { natural, symbols: [...symbols.values()], intent, asksForTests: natural && ASKS_FOR_TESTS.test(withoutTestDomain(trimmed)), howTo: natural && (HOW_TO.test(trimmed) || SYMPTOM.test(trimmed)), framing: natural ? framingOf(trimmed) : new Map(), fileShaped };
 }
