@@ -1,17 +1,17 @@
 /**
  * Files that repeat the code's words without being where anything happens: type declarations
- * (`.d.ts`, `.pyi`), translation catalogs (`LC_MESSAGES/`, `.po`) and a project's settings
- * (`tsconfig.json`, `package.json`). Through the real core over
+ * (`.d.ts`, `.pyi`), translation catalogs (`LC_MESSAGES/`, `.po`), a project's settings
+ * (`tsconfig.json`, `package.json`) and vendored code (`vendor/`, `third_party/`). Through the real core over
  * a repository written by the test, the implementation comes first, unless the question is about
  * the types or the translations.
  */
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import type { Core } from '../../server/src/core/core';
-import { isCatalogPath, isDeclarationPath, isProjectConfigPath } from '../../server/src/index/languages';
+import { isCatalogPath, isDeclarationPath, isProjectConfigPath, isVendoredPath } from '../../server/src/index/languages';
 import { realCore, rankedFiles } from '../helpers/core';
 
-describe('declarations, translation catalogs and project settings', function () {
+describe('declarations, translation catalogs, project settings and vendored code', function () {
   this.timeout(120_000);
 
   it('knows declaration files by their paths', () => {
@@ -30,6 +30,12 @@ describe('declarations, translation catalogs and project settings', function () 
     for (const p of ['tsconfig.json', 'perf-measures/tsconfig.build.json', 'package.json', 'pyproject.toml', 'uv.lock', '.github/workflows/ci.yml', 'vitest.config.ts', 'setup.cfg'])
       assert.ok(isProjectConfigPath(p), p);
     for (const p of ['src/package.ts', 'src/config.ts', 'src/flask/config.py', 'docs/config.rst', 'src/json/tsconfig.ts']) assert.ok(!isProjectConfigPath(p), p);
+  });
+
+  it('knows vendored code by its paths', () => {
+    for (const p of ['vendor/github.com/pkg/errors/errors.go', 'src/pip/_vendor/requests/api.py', 'third_party/zlib/inflate.c', 'astropy/extern/ply/lex.py', 'django/contrib/admin/static/admin/js/vendor/jquery/jquery.js', 'lib/vendored/six.py'])
+      assert.ok(isVendoredPath(p), p);
+    for (const p of ['src/vendors.ts', 'src/vendor.py', 'app/models/vendor_invoice.rb', 'src/external/api.ts', 'src/thirdparty.ts']) assert.ok(!isVendoredPath(p), p);
   });
 
   describe('in the core', () => {
@@ -89,6 +95,20 @@ describe('declarations, translation catalogs and project settings', function () 
         assert.equal(files(question)[0], 'src/context.ts', files(question).join(', '));
         const about = files('Which tsconfig files does the build reference?');
         assert.equal(about[0], 'tsconfig.json', `a question about the build wants the settings: ${about.join(', ')}`);
+      });
+    });
+
+    it('the code comes before a vendored library that says the words at length, unless the question is about vendored code', async () => {
+      const { dir: repo, write } = cores.repo('repo-vendor');
+      write('admin/widgets.py', 'class AutocompleteSelect:\n    """A select box whose options are fetched as the user types."""\n    def options(self, term):\n        return search(term)\n');
+      // A bundled select library: "select", "options" and "fetched" over and over.
+      write('admin/static/js/vendor/select2/select2.js', Array.from({ length: 6 }, (_, i) => `// The select box fetches its options as the user types; select options ${i}, fetched options, select\nfunction selectOptions${i}(select) { return select.options }\n`).join(''));
+      await inCore(repo, (engine, files) => {
+        const question = 'How does the select box fetch its options as the user types?';
+        const without = rankedFiles(engine, question, { vendoredFactor: 1 });
+        assert.match(without[0]!, /vendor\//, `without the factor the vendored library wins on words: ${without.join(', ')}`);
+        assert.equal(files(question)[0], 'admin/widgets.py', files(question).join(', '));
+        assert.match(files('Which version of the vendored select2 library fetches the options?')[0]!, /vendor\//, 'a question about vendored code wants it');
       });
     });
 

@@ -86,11 +86,14 @@ export function isTestPath(relPath: string): boolean {
   return TEST_PATH.test(relPath.replace(/\\/g, '/'));
 }
 
-const CHANGELOG_PATH = /(^|\/)(changes|changelogs?|change[-_]log|history|news|release[-_]?notes|releases)(\.[a-z]+)?$|(^|\/)(changelogs?|changes|whatsnew|release[-_]?notes|newsfragments)\//i;
+const CHANGELOG_PATH = /(^|\/)(changes|changelogs?|change[-_]log|history|news|release[-_]?notes|releases|whats[-_]?new)(\.[a-z]+)?$|(^|\/)(changelogs?|changes|(?:prev_|next_)?whats[-_]?new|release[-_]?notes|releases|announce|newsfragments|(?:prev_|next_)?api[-_]changes)\/|(^|\/)release-v?\d+(\.\d+)+\.[a-z]+$/i;
 
 /**
  * Change logs and release notes (`CHANGES.rst`, `CHANGELOG.md`, `doc/whatsnew/…`, towncrier
- * fragments under `changelog/`): prose that names every feature once, seldom where it is done.
+ * fragments under `changelog/`, and as other projects keep them: `docs/releases/4.2.txt`,
+ * `doc/whats_new/v1.3.rst`, `doc/whats-new.rst`, `doc/users/prev_whats_new/…`,
+ * `doc/api/next_api_changes/…`, `doc/en/announce/release-2.5.0.rst`): prose that names every
+ * feature once, seldom where it is done.
  * Only meant for files that are not code (`sphinx/builders/changes.py` matches the folder rule).
  */
 export function isChangelogPath(relPath: string): boolean {
@@ -126,6 +129,17 @@ const PROJECT_CONFIG_PATH =
  */
 export function isProjectConfigPath(relPath: string): boolean {
   return PROJECT_CONFIG_PATH.test(relPath.replace(/\\/g, '/'));
+}
+
+const VENDORED_PATH = /(^|\/)(vendors?|_vendor|vendored|third[-_]?party|extern)\//i;
+
+/**
+ * Another project's code kept inside this one (Go's and Composer's `vendor/`, pip's `_vendor/`,
+ * `third_party/`, astropy's `extern/`, the jQuery and Select2 under Django's
+ * `static/admin/js/vendor/`): searchable, but seldom where this project does anything.
+ */
+export function isVendoredPath(relPath: string): boolean {
+  return VENDORED_PATH.test(relPath.replace(/\\/g, '/'));
 }
 
 const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?|benchmarks?|benches|bench)\/|\.bench\.[a-z]+$|(^|\/)docs?\/(.*\/)?[^/]+\.(py|pyi|[cm]?[jt]sx?|go|rs|java|rb|php|cs)$/i;

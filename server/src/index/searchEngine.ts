@@ -7,7 +7,7 @@
 import { Bm25, countTerms, type QueryTerm } from './bm25';
 import { terms, pathTerms, wordRuns } from './tokens';
 import { parseQuery, matchesHint, MAX_QUERY_TERMS, type ParsedQuery } from './query';
-import { isTestPath, isExamplePath, isChangelogPath, isDeclarationPath, isCatalogPath, isProjectConfigPath } from './languages';
+import { isTestPath, isExamplePath, isChangelogPath, isDeclarationPath, isCatalogPath, isProjectConfigPath, isVendoredPath } from './languages';
 import { findReferences, symbolTargets, type SymbolIndex, type SymbolTarget } from './symbols';
 import { fuse, sortTop, SORTED_FILES, type FusionMethod } from './fusion';
 import { Companions, declaredIds } from './companions';
@@ -165,6 +165,13 @@ export interface RankParams {
    */
   projectFactor: number;
   /**
+   * Vendored code (`vendor/`, `_vendor/`, `third_party/`, `extern/`), unless the text is about
+   * vendored or third-party code: a bundled library (Django's admin ships jQuery, Select2 and
+   * XRegExp) says the words of many questions at length. ×0.5 as for the kinds above; the dev
+   * repositories hold little of it (astropy's `extern/`), and no dev figure moved.
+   */
+  vendoredFactor: number;
+  /**
    * Added for a file holding a literal a question quotes or a number it names ("the 'from None'
    * pattern", "PEP 604", "the 404 response"): BM25 does not index numbers and a phrase is more
    * than its words. SWE-QA dev (6 rows have one) R@5 0.781 → 0.788, MRR 0.804 → 0.806 (pylint
@@ -229,6 +236,7 @@ export const DEFAULT_RANK: RankParams = {
   declarationFactor: 0.5,
   catalogFactor: 0.5,
   projectFactor: 0.5,
+  vendoredFactor: 0.5,
   literalW: 0.7,
   literalMax: 10,
   messageW: 0.3,
@@ -263,8 +271,8 @@ export class SearchEngine {
   private readonly chunkFile: number[] = [];
   private readonly files = new Map<string, FileEntry>();
   private readonly fileByDoc: (FileEntry | null)[] = [];
-  /** Per file doc: LIVE, TEST, EXAMPLE, CODE, CHANGELOG, DECLARATION, CATALOG bits (read in the ranking's per-file loops). */
-  private fileFlags = new Uint8Array(0);
+  /** Per file doc: LIVE, TEST, EXAMPLE, CODE, CHANGELOG, DECLARATION, CATALOG, PROJECT, VENDORED bits (read in the ranking's per-file loops). */
+  private fileFlags = new Uint16Array(0);
   private readonly byId = new Map<string, number>();
   private readonly companions = new Companions();
   private readonly messages = new MessageIndex();
@@ -505,11 +513,11 @@ export class SearchEngine {
     for (const d of docs) this.chunkFile[d] = fileDoc;
     this.fileByDoc[fileDoc] = entry;
     if (fileDoc >= this.fileFlags.length) {
-      const next = new Uint8Array(Math.max(1024, fileDoc * 2));
+      const next = new Uint16Array(Math.max(1024, fileDoc * 2));
       next.set(this.fileFlags);
       this.fileFlags = next;
     }
-    this.fileFlags[fileDoc] = LIVE | (entry.test ? TEST : 0) | (entry.example ? EXAMPLE : 0) | (entry.code ? CODE : 0) | (entry.changelog ? CHANGELOG : 0) | (isDeclarationPath(rel) ? DECLARATION : 0) | (isCatalogPath(rel) ? CATALOG : 0) | (isProjectConfigPath(rel) ? PROJECT : 0);
+    this.fileFlags[fileDoc] = LIVE | (entry.test ? TEST : 0) | (entry.example ? EXAMPLE : 0) | (entry.code ? CODE : 0) | (entry.changelog ? CHANGELOG : 0) | (isDeclarationPath(rel) ? DECLARATION : 0) | (isCatalogPath(rel) ? CATALOG : 0) | (isProjectConfigPath(rel) ? PROJECT : 0) | (isVendoredPath(rel) ? VENDORED : 0);
     this.files.set(key, entry);
     const code = entry.code && !entry.test;
     this.companions.add(key, rel, entry.test, code ? chunks.flatMap((c) => declaredIds(c.text)) : []);
@@ -1100,6 +1108,8 @@ const ABOUT_CHANGES = /\b(change ?logs?|changes? (?:file|notes?)|release notes?|
 /** A text about building, packaging, dependencies, tooling or settings: a project's config files are an answer then. */
 const ABOUT_PROJECT = /\b(config\w*|settings?|options?|build\w*|compil\w*|bundl\w*|dependenc\w*|deps?|depend\w*|packag\w*|install\w*|versions?|scripts?|lint\w*|ci|workflows?|pipelines?|tsconfig|eslint|prettier|pyproject|setup|tox|publish\w*|releases?|npm|pip|yarn|pnpm|deno|bun|engines?|strict|target|module resolution|exports?|entry ?points?)\b/i;
 
+/** Text about another project's code kept in this one. */
+const ABOUT_VENDORED = /\b(vendor\w*|third[- ]party|bundled (?:copy|copies|librar\w*|dependenc\w*)|extern)\b/i;
 const LIVE = 1;
 const TEST = 2;
 const EXAMPLE = 4;
@@ -1108,15 +1118,17 @@ const CHANGELOG = 16;
 const DECLARATION = 32;
 const CATALOG = 64;
 const PROJECT = 128;
+const VENDORED = 256;
 /**
  * Kinds of file that repeat the code's words without being where anything happens, each weighed
  * down by its factor unless the text is about that kind (RankParams has the measurements).
  */
-const WEIGHED_DOWN: { flag: number; factor: 'changelogFactor' | 'declarationFactor' | 'catalogFactor' | 'projectFactor'; about: RegExp }[] = [
+const WEIGHED_DOWN: { flag: number; factor: 'changelogFactor' | 'declarationFactor' | 'catalogFactor' | 'projectFactor' | 'vendoredFactor'; about: RegExp }[] = [
   { flag: CHANGELOG, factor: 'changelogFactor', about: ABOUT_CHANGES },
   { flag: DECLARATION, factor: 'declarationFactor', about: ABOUT_TYPES },
   { flag: CATALOG, factor: 'catalogFactor', about: ABOUT_TRANSLATIONS },
   { flag: PROJECT, factor: 'projectFactor', about: ABOUT_PROJECT },
+  { flag: VENDORED, factor: 'vendoredFactor', about: ABOUT_VENDORED },
 ];
 /** Rows scored exactly without the Hamming pre-pass, and rows rescored after it (candidateRows). */
 const EXACT_ROWS = 2_000;
