@@ -131,11 +131,11 @@ export function isProjectConfigPath(relPath: string): boolean {
   return PROJECT_CONFIG_PATH.test(relPath.replace(/\\/g, '/'));
 }
 
-const VENDORED_PATH = /(^|\/)(vendors?|_vendor|vendored|third[-_]?party|extern)\//i;
+const VENDORED_PATH = /(^|\/)(vendors?|_vendor|vendored|third[-_]?party|extern|externals?)\//i;
 
 /**
  * Another project's code kept inside this one (Go's and Composer's `vendor/`, pip's `_vendor/`,
- * `third_party/`, astropy's `extern/`, the jQuery and Select2 under Django's
+ * `third_party/`, astropy's `extern/`, scikit-learn's `externals/`, seaborn's `external/`, the jQuery and Select2 under Django's
  * `static/admin/js/vendor/`): searchable, but seldom where this project does anything.
  */
 export function isVendoredPath(relPath: string): boolean {
