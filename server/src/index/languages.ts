@@ -79,9 +79,13 @@ export function isCode(lang: LanguageInfo): boolean {
   return !!lang.grammar || ['vue', 'svelte', 'kotlin', 'swift', 'scala', 'lua', 'shell', 'sql'].includes(lang.id);
 }
 
-const TEST_PATH = /(^|\/)(tests?|__tests__|__mocks__|__fixtures__|testing|testdata|test-data|spec|specs|e2e|runtime-tests?|playground|fixtures?|mocks?)\/|\.(test|spec|e2e|mock)\.[a-z]+$|[-_]mocks?\.[a-z]+$|(^|\/)test_[^/]*$|_test\.[a-z]+$|(^|\/)conftest\.py$/i;
+const TEST_PATH = /(^|\/)(tests?|__tests__|__mocks__|__fixtures__|testing|testdata|test-data|spec|specs|e2e|runtime-tests?|playground|fixtures?|mocks?)\/|(^|\/)[^/]*[-_.]tests\/|\.(test|spec|e2e|mock|cy)\.[a-z]+$|[-_]mocks?\.[a-z]+$|(^|\/)test_[^/]*$|_(tests?|spec)\.[a-z]+$|(^|\/)(conftest|tests)\.py$/i;
 
-/** Tests, mocks, fixtures and playgrounds (JS/TS, Python, Go, Rust, Java): rarely the answer to "where is this implemented". */
+/**
+ * Tests, mocks, fixtures and playgrounds (JS/TS, Python, Go, Rust, Java; Django's `tests.py`, .NET's
+ * `App.Tests/`, `integration_tests/`, RSpec's `_spec.rb`, Cypress's `.cy.ts`): rarely the answer to
+ * "where is this implemented".
+ */
 export function isTestPath(relPath: string): boolean {
   return TEST_PATH.test(relPath.replace(/\\/g, '/'));
 }
