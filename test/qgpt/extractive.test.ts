@@ -32,6 +32,16 @@ describe('extractive answerer: matching question words to code', () => {
     assert.ok(best.quote.some((l) => l.includes('validateToken')), `the quote shows validateToken:\n${best.quote.join('\n')}`);
   });
 
+  it('reads an acronym\'s plural as the acronym ("JWTs" → jwt), not as two pieces ("jw", "ts" — which every `.ts` path matched)', () => {
+    const jwt = 'export async function verify(token: string, secret: string) {\n  const jwt = decode(token)\n  return checkSignature(jwt, secret)\n}\n';
+    const [best] = rankPlaces('How are JWTs verified?', [
+      passage(0, 'src/utils/cookie.ts', 'export function parse(cookie: string) {\n  return cookie.split(";")\n}\n'),
+      passage(1, 'src/utils/jwt/jwt.ts', jwt),
+    ]);
+    assert.equal(best.passage.path, 'src/utils/jwt/jwt.ts');
+    assert.deepEqual(best.matched, ['JWTs', 'verified']);
+  });
+
   it('words that only frame the question ("what happens", "mechanism") count little: the place about the thing asked wins', () => {
     const places = rankPlaces('What happens when a view raises an exception?', [
       passage(0, 'src/request.ts', '// What happens to the view args when matching the URL gives an exception.\nexport const viewArgs: string[] | null = null;'),

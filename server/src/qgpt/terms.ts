@@ -1,5 +1,6 @@
 import { stemmer } from 'stemmer';
 import { isFramingWord } from '../index/question';
+import { splitIdentifier as identifierParts } from '../index/tokens';
 
 /**
  * Code-aware terms of a question or a snippet: identifiers split on case, `_`, `-`, digits and
@@ -30,14 +31,12 @@ export interface QueryTerms {
 
 const IDENT_RE = /[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*/g;
 
+/** An identifier's parts as the index splits them ("JWTs" is one word, `jwts`), lower-cased, digits apart, two letters or more. */
 export function splitIdentifier(word: string): string[] {
-  const parts = word
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])/)
+  return identifierParts(word)
+    .flatMap((p) => p.split(/(?<=[0-9])(?=[A-Za-z])/))
     .map((p) => p.toLowerCase())
     .filter((p) => p.length > 1);
-  return parts;
 }
 
 function looksLikeCode(word: string): boolean {
@@ -106,6 +105,11 @@ export function queryTerms(query: string): QueryTerms {
     // Words that name a kind of code or only frame the question count a little, as in the search.
     const base = KIND_WORDS.has(low) || isFramingWord(low) ? 0.3 : 1;
     add(low, isSymbol ? 3 : base);
+    // An acronym's plural also means the acronym, as code names it ("JWTs" → `jwt`).
+    if (/^[A-Z]{2,}s$/.test(w)) {
+      if (!display.has(low.slice(0, -1))) display.set(low.slice(0, -1), w);
+      add(low.slice(0, -1), base);
+    }
     if (w.includes('.')) for (const part of w.split('.')) add(part.toLowerCase(), isSymbol ? 2.5 : base);
     for (const p of splitIdentifier(w)) if (p !== low) add(p, isSymbol ? 1 : base);
   }
