@@ -114,11 +114,13 @@ export function isDeclarationPath(relPath: string): boolean {
   return DECLARATION_PATH.test(relPath);
 }
 
-const CATALOG_PATH = /(^|\/)LC_MESSAGES\/|\.pot?$/i;
+const CATALOG_PATH = /(^|\/)LC_MESSAGES\/|\.pot?$|(^|\/)(locales?|i18n|lang)\/[a-z]{2}([_-][A-Za-z]{2,4})?(\/|\.(json|ya?ml|js|ts|properties|toml|ini)$)/;
 
 /**
  * Translation catalogs (gettext `.po` / `.pot` files and everything under `LC_MESSAGES/`, such as
- * Sphinx's `sphinx.js` per language): the code's messages again, once per language.
+ * Sphinx's `sphinx.js` per language), and a project's files per language under `locale/`,
+ * `locales/` or `i18n/` (Django's `conf/locale/de/formats.py`, `locales/pt-BR/translation.json`,
+ * `i18n/fr.json`): the code's messages or settings again, once per language.
  */
 export function isCatalogPath(relPath: string): boolean {
   return CATALOG_PATH.test(relPath.replace(/\\/g, '/'));
