@@ -22,7 +22,7 @@ describe('declarations, translation catalogs, project settings and vendored code
 
   it('knows translation catalogs by their paths', () => {
     for (const p of ['sphinx/locale/fr/LC_MESSAGES/sphinx.po', 'sphinx/locale/fr/LC_MESSAGES/sphinx.js', 'po/de.po', 'locale/messages.pot', 'django/conf/locale/de/formats.py',
-      'public/locales/pt-BR/translation.json', 'src/i18n/fr.json', 'config/locales/en.yml'])
+      'public/locales/pt-BR/translation.json', 'src/i18n/fr.json', 'config/locales/en.yml', 'resources/lang/en/auth.php', 'po/DE.PO'])
       assert.ok(isCatalogPath(p), p);
     for (const p of ['sphinx/locale/__init__.py', 'sphinx/util/i18n.py', 'src/poll.py', 'src/repo.ts', 'django/utils/formats.py', 'src/locales/index.ts', 'src/i18n/loader.ts', 'django/conf/locale/__init__.py']) assert.ok(!isCatalogPath(p), p);
   });

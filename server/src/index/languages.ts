@@ -114,16 +114,19 @@ export function isDeclarationPath(relPath: string): boolean {
   return DECLARATION_PATH.test(relPath);
 }
 
-const CATALOG_PATH = /(^|\/)LC_MESSAGES\/|\.pot?$|(^|\/)(locales?|i18n|lang)\/[a-z]{2}([_-][A-Za-z]{2,4})?(\/|\.(json|ya?ml|js|ts|properties|toml|ini)$)/;
+const CATALOG_PATH = /(^|\/)LC_MESSAGES\/|\.pot?$/i;
+/** A language's folder or file under `locale/`, `locales/`, `i18n/` or `lang/` (`de/`, `pt-BR.json`); case-sensitive, as language codes are lower-case. */
+const PER_LANGUAGE_PATH = /(^|\/)(locales?|i18n|lang)\/[a-z]{2}([_-][A-Za-z]{2,4})?(\/|\.(json|ya?ml|js|ts|properties|toml|ini)$)/;
 
 /**
  * Translation catalogs (gettext `.po` / `.pot` files and everything under `LC_MESSAGES/`, such as
  * Sphinx's `sphinx.js` per language), and a project's files per language under `locale/`,
- * `locales/` or `i18n/` (Django's `conf/locale/de/formats.py`, `locales/pt-BR/translation.json`,
+ * `locales/`, `i18n/` or `lang/` (Django's `conf/locale/de/formats.py`, `locales/pt-BR/translation.json`,
  * `i18n/fr.json`): the code's messages or settings again, once per language.
  */
 export function isCatalogPath(relPath: string): boolean {
-  return CATALOG_PATH.test(relPath.replace(/\\/g, '/'));
+  const p = relPath.replace(/\\/g, '/');
+  return CATALOG_PATH.test(p) || PER_LANGUAGE_PATH.test(p);
 }
 
 const PROJECT_CONFIG_PATH =
@@ -137,12 +140,12 @@ export function isProjectConfigPath(relPath: string): boolean {
   return PROJECT_CONFIG_PATH.test(relPath.replace(/\\/g, '/'));
 }
 
-const VENDORED_PATH = /(^|\/)(vendors?|_vendor|vendored|third[-_]?party|extern|externals?)\//i;
+const VENDORED_PATH = /(^|\/)(vendors?|_vendor|vendored|third[-_]?party|extern(?:als?)?)\//i;
 
 /**
  * Another project's code kept inside this one (Go's and Composer's `vendor/`, pip's `_vendor/`,
- * `third_party/`, astropy's `extern/`, scikit-learn's `externals/`, seaborn's `external/`, the jQuery and Select2 under Django's
- * `static/admin/js/vendor/`): searchable, but seldom where this project does anything.
+ * `third_party/`, astropy's `extern/`, scikit-learn's `externals/`, seaborn's `external/`, the
+ * jQuery and Select2 under Django's `static/admin/js/vendor/`): searchable, but seldom where this project does anything.
  */
 export function isVendoredPath(relPath: string): boolean {
   return VENDORED_PATH.test(relPath.replace(/\\/g, '/'));

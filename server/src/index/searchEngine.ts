@@ -165,10 +165,11 @@ export interface RankParams {
    */
   projectFactor: number;
   /**
-   * Vendored code (`vendor/`, `_vendor/`, `third_party/`, `extern/`, `externals/`), unless the text is about
-   * vendored or third-party code: a bundled library (Django's admin ships jQuery, Select2 and
-   * XRegExp) says the words of many questions at length. ×0.5 as for the kinds above; the dev
-   * repositories hold little of it (astropy's `extern/`), and no dev figure moved.
+   * Vendored code (`vendor/`, `_vendor/`, `third_party/`, `extern/`, `externals/`), unless the
+   * text is about vendored or third-party code: a bundled library (Django's admin ships jQuery,
+   * Select2 and XRegExp) says the words of many questions at length. ×0.5 as for the kinds above;
+   * the dev repositories hold little of it (astropy's `extern/`, seaborn's `external/`), and no
+   * dev figure moved.
    */
   vendoredFactor: number;
   /**

@@ -86,9 +86,10 @@ export function queryTerms(query: string): QueryTerms {
   const weights = new Map<string, number>();
   const display = new Map<string, string>();
   const symbols: string[] = [];
-  const add = (t: string, w: number) => {
+  /** `shown`: the word as the question wrote it, when `t` is another form of it. */
+  const add = (t: string, w: number, shown = t) => {
     if (t.length < 2 || STOP.has(t)) return;
-    if (!display.has(t)) display.set(t, t);
+    if (!display.has(t)) display.set(t, shown);
     weights.set(t, Math.max(weights.get(t) ?? 0, w));
   };
   const quoted = new Set<string>();
@@ -106,10 +107,7 @@ export function queryTerms(query: string): QueryTerms {
     const base = KIND_WORDS.has(low) || isFramingWord(low) ? 0.3 : 1;
     add(low, isSymbol ? 3 : base);
     // An acronym's plural also means the acronym, as code names it ("JWTs" → `jwt`).
-    if (/^[A-Z]{2,}s$/.test(w)) {
-      if (!display.has(low.slice(0, -1))) display.set(low.slice(0, -1), w);
-      add(low.slice(0, -1), base);
-    }
+    if (/^[A-Z]{2,}s$/.test(w)) add(low.slice(0, -1), base, w);
     if (w.includes('.')) for (const part of w.split('.')) add(part.toLowerCase(), isSymbol ? 2.5 : base);
     for (const p of splitIdentifier(w)) if (p !== low) add(p, isSymbol ? 1 : base);
   }
