@@ -60,4 +60,18 @@ describe('index/walker', () => {
     assert.equal(unindexableReason(Buffer.from('const a = 1;\n')), null);
     assert.equal(unindexableReason(Buffer.from('x'.repeat(20_000))), 'minified');
   });
+
+  it('a script minified into lines of hundreds of characters is not indexed; prose with long lines is', () => {
+    assert.equal(skippedByName('static/js/prettify-min.js'), true);
+    assert.equal(skippedByName('static/css/theme-min.css'), true);
+    assert.equal(skippedByName('src/admin.js'), false);
+    assert.equal(skippedByName('src/min.js'), false);
+    // prettify-min.js: about 30 lines of 500 characters, none past 1,000.
+    const wrapped = Array.from({ length: 30 }, (_, i) => `var a${i}=function(b){return b.replace(/x/g,"y")};`.repeat(11)).join('\n');
+    assert.equal(unindexableReason(Buffer.from(wrapped), 'static/js/prettify.js'), 'minified');
+    assert.equal(unindexableReason(Buffer.from(wrapped), 'docs/guide.md'), null);
+    assert.equal(unindexableReason(Buffer.from(wrapped)), null);
+    const code = Array.from({ length: 200 }, (_, i) => `export const value${i} = compute(${i}, 'a longer argument to look like code');`).join('\n');
+    assert.equal(unindexableReason(Buffer.from(code), 'src/values.js'), null);
+  });
 });

@@ -167,7 +167,7 @@ export class Indexer {
       if (r.reason !== 'missing') skipped(r.reason, r.real);
       return null;
     }
-    const why = unindexableReason(r.buf);
+    const why = unindexableReason(r.buf, abs);
     if (why) {
       skipped(why);
       return null;

@@ -79,24 +79,27 @@ export function isCode(lang: LanguageInfo): boolean {
   return !!lang.grammar || ['vue', 'svelte', 'kotlin', 'swift', 'scala', 'lua', 'shell', 'sql'].includes(lang.id);
 }
 
-const TEST_PATH = /(^|\/)(tests?|__tests__|__mocks__|__fixtures__|testing|testdata|test-data|spec|specs|e2e|runtime-tests?|playground|fixtures?|mocks?)\/|(^|\/)[^/]*[-_.]tests\/|\.(test|spec|e2e|mock|cy)\.[a-z]+$|[-_]mocks?\.[a-z]+$|(^|\/)test_[^/]*$|_(tests?|spec)\.[a-z]+$|(^|\/)(conftest|tests)\.py$/i;
+const TEST_PATH = /(^|\/)(tests?|__tests__|__mocks__|__fixtures__|testing|testdata|test-data|spec|specs|e2e|runtime-tests?|playground|fixtures?|mocks?)\/|(^|\/)[^/]*[-_.]tests\/|\.(test|spec|e2e|mock|cy)\.[a-z]+$|[-_]mocks?\.[a-z]+$|(^|\/)test_[^/]*$|_(tests?|spec)\.[a-z]+$|-tests?\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|cs)$|(^|\/)(conftest|tests)\.py$/i;
 
 /**
  * Tests, mocks, fixtures and playgrounds (JS/TS, Python, Go, Rust, Java; Django's `tests.py`, .NET's
- * `App.Tests/`, `integration_tests/`, RSpec's `_spec.rb`, Cypress's `.cy.ts`): rarely the answer to
+ * `App.Tests/`, `integration_tests/`, RSpec's `_spec.rb`, Cypress's `.cy.ts`, React Router's
+ * `integration/rsc-nonce-test.ts`; a hyphen counts before "test" in code files only, not in
+ * `zarr-encoding-spec.rst` or a CI workflow's `primer-test.yaml`): rarely the answer to
  * "where is this implemented".
  */
 export function isTestPath(relPath: string): boolean {
   return TEST_PATH.test(relPath.replace(/\\/g, '/'));
 }
 
-const CHANGELOG_PATH = /(^|\/)(changes|changelogs?|change[-_]log|history|news|release[-_]?notes|releases|whats[-_]?new)(\.[a-z]+)?$|(^|\/)(changelogs?|changes|(?:prev_|next_)?whats[-_]?new|release[-_]?notes|releases|announce|newsfragments|(?:prev_|next_)?api[-_]changes)\/|(^|\/)release-v?\d+(\.\d+)+\.[a-z]+$/i;
+const CHANGELOG_PATH = /(^|\/)(changes|changelogs?|change[-_]log|history|news|release[-_]?notes|releases|whats[-_]?new)(\.[a-z]+)?$|(^|\/)(changelogs?|\.?changes|\.changesets?|(?:prev_|next_)?whats[-_]?new|release[-_]?notes|releases|announce|newsfragments|(?:prev_|next_)?api[-_]changes)\/|(^|\/)release-v?\d+(\.\d+)+\.[a-z]+$/i;
 
 /**
  * Change logs and release notes (`CHANGES.rst`, `CHANGELOG.md`, `doc/whatsnew/…`, towncrier
  * fragments under `changelog/`, and as other projects keep them: `docs/releases/4.2.txt`,
  * `doc/whats_new/v1.3.rst`, `doc/whats-new.rst`, `doc/users/prev_whats_new/…`,
- * `doc/api/next_api_changes/…`, `doc/en/announce/release-2.5.0.rst`): prose that names every
+ * `doc/api/next_api_changes/…`, `doc/en/announce/release-2.5.0.rst`, the fragments of Changesets
+ * and its kin under `.changeset/` and `.changes/`): prose that names every
  * feature once, seldom where it is done.
  * Only meant for files that are not code (`sphinx/builders/changes.py` matches the folder rule).
  */

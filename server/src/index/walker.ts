@@ -28,7 +28,7 @@ export const DEFAULT_MAX_FILE_SIZE = 1024 * 1024;
 const ALWAYS_SKIP = ['.git', '.hg', '.svn', 'node_modules', '__pycache__', '.venv', '.tox', '.mypy_cache', '.pytest_cache', '.next', '.nuxt'];
 
 /** Generated or vendored: lock files, minified bundles, source maps, snapshots. */
-const GENERATED = /(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|poetry\.lock|composer\.lock|go\.sum)$|\.(min\.(js|css)|map|snap|lock)$/i;
+const GENERATED = /(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|poetry\.lock|composer\.lock|go\.sum)$|[.-]min\.(js|css)$|\.(map|snap|lock)$/i;
 
 const BINARY_EXT = new Set(
   ('png jpg jpeg gif bmp ico webp avif tiff psd pdf zip gz tgz bz2 xz 7z rar jar war class so dylib dll exe bin o a lib ' +
@@ -177,17 +177,27 @@ export function skippedByName(rel: string): boolean {
 }
 
 /** Text worth indexing: no NUL bytes in the head (binary), no megabyte-long lines (minified). */
-export function looksIndexable(buf: Buffer): boolean {
-  return unindexableReason(buf) === null;
+export function looksIndexable(buf: Buffer, rel?: string): boolean {
+  return unindexableReason(buf, rel) === null;
 }
 
-/** Why a file's bytes are not worth indexing ('binary', 'minified'), or null when they are. */
-export function unindexableReason(buf: Buffer): 'binary' | 'minified' | null {
+/** Scripts and style sheets, where lines of hundreds of characters mean a minifier wrote them. */
+const MINIFIABLE = /\.(js|mjs|cjs|css)$/i;
+
+/**
+ * Why a file's bytes are not worth indexing ('binary', 'minified'), or null when they are. With
+ * the file's path, a script or style sheet whose lines average over 300 characters is minified too
+ * (`prettify-min.js` wraps at about 500; hand-written code averages under 150, and prose, whose
+ * paragraphs may be one line each, is not judged so).
+ */
+export function unindexableReason(buf: Buffer, rel?: string): 'binary' | 'minified' | null {
   const head = buf.subarray(0, 8192);
   if (head.includes(0)) return 'binary';
   const text = head.toString('latin1');
   const lines = text.split('\n');
   if (buf.length > 4096 && lines.length <= 2) return 'minified';
   const long = lines.filter((l) => l.length > 1000).length;
-  return long < 2 || long / lines.length < 0.2 ? null : 'minified';
+  if (long >= 2 && long / lines.length >= 0.2) return 'minified';
+  if (rel && MINIFIABLE.test(rel) && buf.length > 2048 && text.length / lines.length > 300) return 'minified';
+  return null;
 }

@@ -121,7 +121,7 @@ class PlainBm25 {
     const p = new PlainBm25();
     for (const f of await walk(dir, { maxFileSize: DEFAULT_MAX_FILE_SIZE })) {
       const buf = await fs.readFile(f.abs);
-      if (!looksIndexable(buf)) continue;
+      if (!looksIndexable(buf, f.rel)) continue;
       const words = buf.toString('utf8').toLowerCase().match(/[a-z0-9_]+/g) ?? [];
       p.idx.add(countTerms(words), words.length);
       p.rels.push(f.rel);
@@ -195,7 +195,7 @@ async function lanceFtsScorer(dir: string, dataDir: string, rows: Row[], into: S
   const data: { path: string; terms: string }[] = [];
   for (const f of await walk(dir, { maxFileSize: DEFAULT_MAX_FILE_SIZE })) {
     const buf = await fs.readFile(f.abs);
-    if (!looksIndexable(buf)) continue;
+    if (!looksIndexable(buf, f.rel)) continue;
     const lang = languageOf(f.rel);
     const p = pathTerms(f.rel);
     for (const c of await chunkText(buf.toString('utf8'), lang)) {
