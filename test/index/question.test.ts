@@ -156,7 +156,8 @@ describe('question: what a question asks', () => {
       'src/pkg/test_app.py', 'conftest.py', 'src/_pytest/testing/x.py', 'cmd/server_test.go', 'pkg/testdata/a.go', 'crate/tests/it.rs',
       'src/test/java/AppTest.java', 'fixtures/a.json', 'src/mocks/api.ts', 'shop/tests.py', 'MyApp.Tests/CartTests.cs', 'integration_tests/api.py',
       'e2e-tests/login.ts', 'spec/models/user_spec.rb', 'lib/cart_spec.rb', 'cypress/e2e/login.cy.ts', 'src/cart_tests.py',
-      'integration/rsc-nonce-test.ts', 'packages/fs-routes/__tests__/flatRoutes-test.tsx', 'scripts/run-tests.py']) {
+      'integration/rsc-nonce-test.ts', 'packages/fs-routes/__tests__/flatRoutes-test.tsx', 'scripts/run-tests.py',
+      'packages/query-codemods/src/v5/keep-previous-data/__testfixtures__/default.output.tsx']) {
       assert.ok(isTestPath(p), p);
     }
     for (const p of ['benchmarks/handle.ts', 'crate/benches/parse.rs', 'examples/app.py', 'doc/data/messages/a/bad.py', 'src/router.bench.ts']) assert.ok(isExamplePath(p), p);
