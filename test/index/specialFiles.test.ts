@@ -77,18 +77,20 @@ describe('index: special files never stall the index', function () {
     fs.writeFileSync(path.join(src, 'garbled.py'), new Uint8Array([...Buffer.from('def garbled():\n    x = "'), 0x81, 0x0b, 0x9d, 0x90, 0x8d, ...Buffer.from('"\n')]));
     fs.writeFileSync(path.join(src, 'blob.py'), Buffer.concat([Buffer.from('def blob():\n'), Buffer.alloc(64, 0)]));
     fs.writeFileSync(path.join(src, 'bundle.js'), 'var a=1;'.repeat(2000));
+    // Minified but wrapped: 30 lines of about 500 characters (as prettify-min.js), none past 1,000.
+    fs.writeFileSync(path.join(src, 'theme.js'), Array.from({ length: 30 }, (_, i) => `var t${i}=function(e){return e.replace(/a/g,"b")};`.repeat(11)).join('\n'));
     fs.writeFileSync(path.join(src, 'huge.py'), '# big\n'.repeat(300_000));
     fs.writeFileSync(path.join(src, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
     fs.writeFileSync(path.join(root, 'elsewhere.py'), 'def elsewhere():\n    return 0\n');
     fs.symlinkSync(path.join(root, 'elsewhere.py'), path.join(src, 'link_out.py'));
     execFileSync('mkfifo', [path.join(src, 'pipe.py')]);
-    const want = { binary: 2, minified: 1, too_large: 1, encoding: 1, outside: 1, special: 1 };
+    const want = { binary: 2, minified: 2, too_large: 1, encoding: 1, outside: 1, special: 1 };
 
     w = await startWorker({ folders: [repo], dataDir: path.join(root, 'data'), autoIndex: true, env: noModels });
     const status = await ready(w);
     assert.deepEqual(status.skipped, want);
-    // Candidates of the walk: the 7 regular files not excluded by extension, size or place (3 of them then skipped on reading).
-    assert.equal(status.filesTotal, 7);
+    // Candidates of the walk: the 8 regular files not excluded by extension, size or place (4 of them then skipped on reading).
+    assert.equal(status.filesTotal, 8);
     const seeds = async (q: string) => (await w!.request(QgptRelevance, { query: q, options: { database: true } })).relevant.iterable;
     const fr = (await seeds('dessert_menu')).find((s) => s.path?.endsWith('menu_fr.py'));
     assert.ok(fr?.seed?.asset?.format?.fragment?.string?.raw?.includes('crème brûlée à la française'), 'latin-1 decoded');
@@ -107,6 +109,6 @@ describe('index: special files never stall the index', function () {
     const out = execFileSync(process.execPath, [path.join(__dirname, '..', '..', 'dist', 'cli.js'), 'index', repo, '--no-embed', '--data-dir', path.join(root, 'cli-data')], {
       env: { ...process.env, ...noModels }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
     });
-    assert.match(out, /7 skipped \((?=.*2 binary)(?=.*1 minified)(?=.*1 too large)(?=.*1 encoding)(?=.*1 outside)(?=.*1 special)[^)]*\)/, out);
+    assert.match(out, /8 skipped \((?=.*2 binary)(?=.*2 minified)(?=.*1 too large)(?=.*1 encoding)(?=.*1 outside)(?=.*1 special)[^)]*\)/, out);
   });
 });
