@@ -19,7 +19,7 @@ import { parseQuery, MAX_QUERY_TERMS } from '../../index/query';
 import type { RankParams } from '../../index/searchEngine';
 import type { FusionMethod } from '../../index/fusion';
 import { bootstrapCI, type Interval } from './stats';
-import { DEFAULT_EMBEDDING_MODEL_ID } from '../../models/catalog';
+import { DEFAULT_EMBEDDING_MODEL_ID, ASKCODE_STATIC_FOLDER } from '../../models/catalog';
 import { EmbedCounter } from './indexHooks';
 
 interface Row {
@@ -371,7 +371,9 @@ registerBench({
       embedder = path.basename(path.resolve(embedder));
     }
     const variants = parseFusion(values.fusion);
-    log(`mode: ${embedder ? `lexical and hybrid (embedder ${embedder}; ${variants.map((v) => v.name).join(', ')})` : 'lexical only (--embedder none)'}`);
+    // The default model by its folder's name (askcode-code-static), not its catalog id.
+    const embedderName = embedder === DEFAULT_EMBEDDING_MODEL_ID ? ASKCODE_STATIC_FOLDER : embedder;
+    log(`mode: ${embedder ? `lexical and hybrid (embedder ${embedderName}; ${variants.map((v) => v.name).join(', ')})` : 'lexical only (--embedder none)'}`);
     type Set3 = { lexical: Scorer; hybrid: Scorer[]; base: Scorer; fts?: Scorer };
     const perRepo = new Map<string, Set3>();
     const compareFts = !!values['compare-lancedb-fts'];
@@ -437,7 +439,7 @@ registerBench({
       process.stdout.write(fmt('ALL', pick(all).metrics()) + '\n' + fmtCI(pick(all)) + '\n');
     };
     table('askcode, lexical only (BM25)', (s) => s.lexical);
-    if (embedder) variants.forEach((v, i) => table(`askcode, ${v.name} (BM25 + ${embedder})`, (s) => s.hybrid[i]!));
+    if (embedder) variants.forEach((v, i) => table(`askcode, ${v.name} (BM25 + ${embedderName})`, (s) => s.hybrid[i]!));
     table('plain BM25 over whole files (same run)', (s) => s.base);
     if (compareFts) table('LanceDB full-text index over the same code-aware terms, files by best chunk (same run)', (s) => s.fts!);
     if (embedder && embed.n) process.stdout.write(`\nembedded ${embed.n} chunks in ${embed.s.toFixed(1)} s (${Math.round(embed.n / embed.s)} chunks/s)\n`);
