@@ -157,14 +157,15 @@ describe('question: what a question asks', () => {
       'src/test/java/AppTest.java', 'fixtures/a.json', 'src/mocks/api.ts', 'shop/tests.py', 'MyApp.Tests/CartTests.cs', 'integration_tests/api.py',
       'e2e-tests/login.ts', 'spec/models/user_spec.rb', 'lib/cart_spec.rb', 'cypress/e2e/login.cy.ts', 'src/cart_tests.py',
       'integration/rsc-nonce-test.ts', 'packages/fs-routes/__tests__/flatRoutes-test.tsx', 'scripts/run-tests.py',
-      'packages/query-codemods/src/v5/keep-previous-data/__testfixtures__/default.output.tsx']) {
+      'packages/query-codemods/src/v5/keep-previous-data/__testfixtures__/default.output.tsx',
+      'app/CartTests.cs', 'Sources/Shop/CartTest.swift', 'src/main/kotlin/CartTest.kt']) {
       assert.ok(isTestPath(p), p);
     }
     for (const p of ['benchmarks/handle.ts', 'crate/benches/parse.rs', 'examples/app.py', 'doc/data/messages/a/bad.py', 'src/router.bench.ts']) assert.ok(isExamplePath(p), p);
     for (const p of ['src/router/trie.ts', 'src/flask/testing.py.txt', 'docs/guide.md', 'src/attest.ts', 'src/latest/index.ts', 'src/_pytest/python.py',
       'pylint/testutils/checker_test_case.py', 'src/contests/rules.ts', 'src/protests.py', 'app/spectrum.ts',
       // A hyphen before "test" marks a test in code only: a specification or a CI workflow is not one.
-      'doc/internals/zarr-encoding-spec.rst', '.github/workflows/primer-test.yaml', 'src/latest-test-results.ts', 'src/attest-key.ts']) {
+      'doc/internals/zarr-encoding-spec.rst', '.github/workflows/primer-test.yaml', 'src/latest-test-results.ts', 'src/attest-key.ts', 'src/Latest.java', 'src/main/java/shop/Contest.java']) {
       assert.ok(!isTestPath(p) && !isExamplePath(p), p);
     }
   });

@@ -110,6 +110,19 @@ describe('extractive answerer: the order of the places', () => {
     assert.equal(ps[order[0]!]!.path, 'src/requests/sessions.py');
   });
 
+  it('cites the code before an example or a test named with a hyphen, as the ranking has them, unless the question asks for one', () => {
+    // axum: the graceful-shutdown example says the question's words more often than the server does.
+    const ps: Passage[] = [
+      { ...passage(0, 'axum/src/serve/mod.rs', '/// Prepares a server to handle graceful shutdown when the provided future completes.\npub fn with_graceful_shutdown<F>(self, signal: F) -> WithGracefulShutdown<F> {'), retrieval: 1 },
+      { ...passage(1, 'examples/graceful-shutdown/src/main.rs', '// How the server shuts down gracefully: graceful shutdown on ctrl-c.\nasync fn shutdown_signal() {\n    // the server shuts down gracefully\n}'), retrieval: 0.9 },
+      { ...passage(2, 'integration/server-shutdown-test.ts', '// the server shuts down gracefully: graceful shutdown test\ntest("shuts down gracefully", () => {})'), retrieval: 0.8 },
+    ];
+    const first = (q: string) => ps[answerOrder(q, ps).order[0]!]!.path;
+    assert.equal(first('How does the server shut down gracefully?'), 'axum/src/serve/mod.rs');
+    assert.equal(first('Is there an example of a server that shuts down gracefully?'), 'examples/graceful-shutdown/src/main.rs');
+    assert.equal(first('Which test checks that the server shuts down gracefully?'), 'integration/server-shutdown-test.ts');
+  });
+
   it('among the best files, the words of the question still choose', () => {
     const ps = passages().slice(0, 3).concat(passage(3, 'src/views.ts', '/** When a view raises an exception, this handles it. */\nexport function onViewException(view: string, exception: Error) {}'));
     ps.forEach((p, i) => (p.retrieval = 1 - i * 0.1));

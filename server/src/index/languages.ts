@@ -81,6 +81,9 @@ export function isCode(lang: LanguageInfo): boolean {
 
 const TEST_PATH = /(^|\/)(tests?|__tests__|__mocks__|__fixtures__|__testfixtures__|testing|testdata|test-data|spec|specs|e2e|runtime-tests?|playground|fixtures?|mocks?)\/|(^|\/)[^/]*[-_.]tests\/|\.(test|spec|e2e|mock|cy)\.[a-z]+$|[-_]mocks?\.[a-z]+$|(^|\/)test_[^/]*$|_(tests?|spec)\.[a-z]+$|-tests?\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|cs)$|(^|\/)(conftest|tests)\.py$/i;
 
+/** JUnit's, NUnit's and XCTest's test classes by name (`CartTest.java`, `CartTests.cs`); case-sensitive, as `latest.java` is none. */
+const TEST_CLASS_FILE = /(^|\/|[a-z0-9])Tests?\.(java|kt|cs|swift)$/;
+
 /**
  * Tests, mocks, fixtures and playgrounds (JS/TS, Python, Go, Rust, Java; Django's `tests.py`, .NET's
  * `App.Tests/`, `integration_tests/`, RSpec's `_spec.rb`, Cypress's `.cy.ts`, jscodeshift's
@@ -90,7 +93,8 @@ const TEST_PATH = /(^|\/)(tests?|__tests__|__mocks__|__fixtures__|__testfixtures
  * "where is this implemented".
  */
 export function isTestPath(relPath: string): boolean {
-  return TEST_PATH.test(relPath.replace(/\\/g, '/'));
+  const p = relPath.replace(/\\/g, '/');
+  return TEST_PATH.test(p) || TEST_CLASS_FILE.test(p);
 }
 
 const CHANGELOG_PATH = /(^|\/)(changes|changelogs?|change[-_]log|history|news|release[-_]?notes|releases|whats[-_]?new)(\.[a-z]+)?$|(^|\/)(changelogs?|\.?changes|\.changesets?|(?:prev_|next_)?whats[-_]?new|release[-_]?notes|releases|announce|newsfragments|(?:prev_|next_)?api[-_]changes)\/|(^|\/)release-v?\d+(\.\d+)+\.[a-z]+$/i;
@@ -160,4 +164,9 @@ const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?|benchmarks?|benches|bench
 /** Examples, benchmarks and code inside documentation: illustrations of the code, not the code. */
 export function isExamplePath(relPath: string): boolean {
   return EXAMPLE_PATH.test(relPath.replace(/\\/g, '/'));
+}
+
+/** A text that asks about examples, samples, demos or benchmarks: then they are the answer. */
+export function asksAboutExamples(text: string): boolean {
+  return /\b(examples?|samples?|demos?|benchmarks?|docs? snippets?)\b/i.test(text);
 }

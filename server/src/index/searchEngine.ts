@@ -7,7 +7,7 @@
 import { Bm25, countTerms, type QueryTerm } from './bm25';
 import { terms, pathTerms, wordRuns } from './tokens';
 import { parseQuery, matchesHint, MAX_QUERY_TERMS, type ParsedQuery } from './query';
-import { isTestPath, isExamplePath, isChangelogPath, isDeclarationPath, isCatalogPath, isProjectConfigPath, isVendoredPath } from './languages';
+import { isTestPath, isExamplePath, asksAboutExamples, isChangelogPath, isDeclarationPath, isCatalogPath, isProjectConfigPath, isVendoredPath } from './languages';
 import { findReferences, symbolTargets, type SymbolIndex, type SymbolTarget } from './symbols';
 import { fuse, sortTop, SORTED_FILES, type FusionMethod } from './fusion';
 import { Companions, declaredIds } from './companions';
@@ -621,7 +621,7 @@ export class SearchEngine {
     const lexFiles: number[] = [];
     const natural = parsed.question.natural;
     const pathW = natural ? p.questionPathW : p.pathW;
-    const aboutExamples = /\b(examples?|samples?|demos?|benchmarks?|docs? snippets?)\b/i.test(text);
+    const aboutExamples = asksAboutExamples(text);
     const symW = natural ? p.symbolW : p.symbolTextW;
     const targets = symW > 0 ? this.symbolTargetsOf(parsed, allowFile) : undefined;
     const nameW = natural ? p.nameW : p.nameTextW;

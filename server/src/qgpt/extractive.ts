@@ -2,6 +2,7 @@ import type { QGPTQuestionAnswer } from '../protocol/wire';
 import { type Passage, placeOf } from './seeds';
 import { queryTerms, textTerms, termCredit, leafName, type QueryTerms } from './terms';
 import { asksAboutTests, callSiteSymbol, isTestPath } from './intent';
+import { asksAboutExamples, isExamplePath } from '../index/languages';
 
 /**
  * The built-in extractive answerer: no weights, answers from the snippets themselves — which
@@ -169,10 +170,11 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
 export function answerOrder(query: string, passages: Passage[]): { order: number[]; scores: number[] } {
   const ranked = rankPlaces(query, passages);
   const wantTests = asksAboutTests(query);
+  const wantExamples = asksAboutExamples(query);
+  // Tests and examples (examples/, benchmarks/, code in docs) after the code, as the ranking has them.
+  const later = (m: PlaceMatch) => Number((!wantTests && isTestPath(m.passage.path)) || (!wantExamples && !!m.passage.path && isExamplePath(m.passage.path)));
   const pos = new Map(passages.map((p, i) => [p, i]));
-  const sorted = [...ranked].sort((a, b) =>
-    (wantTests ? 0 : Number(isTestPath(a.passage.path)) - Number(isTestPath(b.passage.path))) || b.score - a.score || a.passage.index - b.passage.index,
-  );
+  const sorted = [...ranked].sort((a, b) => later(a) - later(b) || b.score - a.score || a.passage.index - b.passage.index);
   // The first place comes from one of the retrieval's best files: a chunk's share of the
   // question's words does not outweigh the whole ranking (file evidence, meaning, named code).
   const fileRank = new Map<string, number>();
@@ -182,7 +184,7 @@ export function answerOrder(query: string, passages: Passage[]): { order: number
   }
   const rankOf = (m: PlaceMatch) => fileRank.get(m.passage.path ?? `#${m.passage.index}`) ?? 0;
   if (rankOf(sorted[0]!) >= FIRST_FROM_FILES) {
-    const k = sorted.findIndex((m) => rankOf(m) < FIRST_FROM_FILES && (wantTests || !isTestPath(m.passage.path)));
+    const k = sorted.findIndex((m) => rankOf(m) < FIRST_FROM_FILES && !later(m));
     if (k > 0) sorted.unshift(...sorted.splice(k, 1));
   }
   return { order: sorted.map((m) => pos.get(m.passage)!), scores: sorted.map((m) => m.score) };

@@ -3,6 +3,7 @@
  * ("where is X called?"), tests. Each answer face takes the same path for the same words.
  */
 import { withoutTestDomain } from '../index/question';
+import { isTestPath as isTestFile } from '../index/languages';
 
 const PEOPLE_RE =
   /\b(?:who(?:m)?\s+(?:(?:can|could|should|would|might|do|does|shall)\s+(?:I\s+|we\s+)?(?:help|ask|explain|review|talk\s+to|contact|answer)|knows?|wrote|writes|authored|maintains?|owns?|works?\s+on|worked\s+on|changed|touched|is\s+(?:the\s+)?(?:expert|owner|maintainer|author)|are\s+(?:the\s+)?(?:experts|owners|maintainers|authors))|(?:wer|quién|quien|qui)\s+(?:kennt|kann|sabe|puede|connaît|peut|hat|escribió))\b/i;
@@ -40,14 +41,11 @@ export function asksAboutTests(query: string): boolean {
   return /\b(?:tests?|tested|testing|unittests?|specs?|pytest|fixtures?|mocks?|assert(?:ion)?s?|test_\w+|\w+_test|\w+\.test)\b|\btest(?:s|ed|ing)?\b|\b(?:prueba|pruebas|probar)\b|\b(?:Tests?|getestet|Testfall)\b/i.test(q) || TEST_CLASS.test(q);
 }
 
-/** Test files by the usual conventions (folders and names), in any language the index reads. */
+/**
+ * Test files as the search knows them (index/languages.ts), so that the answer cites after the code
+ * the same files the ranking puts after it (it had a narrower copy: `playground/`, `fixtures/`,
+ * `shop/tests.py`, `integration/a-test.ts` were code to the answer and tests to the ranking).
+ */
 export function isTestPath(p: string | undefined): boolean {
-  if (!p) return false;
-  const s = p.split('\\').join('/');
-  return (
-    /(?:^|\/)(?:tests?|__tests__|testing|spec|specs|e2e)\//i.test(s) ||
-    /\.(?:test|spec|e2e)\.[cm]?[jt]sx?$/i.test(s) ||
-    /(?:^|\/)test_[^/]*\.py$|_test\.(?:py|go|rs|rb)$|(?:^|\/)conftest\.py$/i.test(s) ||
-    /Tests?\.(?:java|kt|cs|swift)$/.test(s)
-  );
+  return !!p && isTestFile(p);
 }
