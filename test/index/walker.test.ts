@@ -64,6 +64,7 @@ describe('index/walker', () => {
   it('a script minified into lines of hundreds of characters is not indexed; prose with long lines is', () => {
     assert.equal(skippedByName('static/js/prettify-min.js'), true);
     assert.equal(skippedByName('static/css/theme-min.css'), true);
+    assert.equal(skippedByName('vendor/lib.min.mjs'), true);
     assert.equal(skippedByName('src/admin.js'), false);
     assert.equal(skippedByName('src/min.js'), false);
     // prettify-min.js: about 30 lines of 500 characters, none past 1,000.

@@ -28,7 +28,7 @@ export const DEFAULT_MAX_FILE_SIZE = 1024 * 1024;
 const ALWAYS_SKIP = ['.git', '.hg', '.svn', 'node_modules', '__pycache__', '.venv', '.tox', '.mypy_cache', '.pytest_cache', '.next', '.nuxt'];
 
 /** Generated or vendored: lock files, minified bundles, source maps, snapshots. */
-const GENERATED = /(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|poetry\.lock|composer\.lock|go\.sum)$|[.-]min\.(js|css)$|\.(map|snap|lock)$/i;
+const GENERATED = /(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|poetry\.lock|composer\.lock|go\.sum)$|[.-]min\.([cm]?js|css)$|\.(map|snap|lock)$/i;
 
 const BINARY_EXT = new Set(
   ('png jpg jpeg gif bmp ico webp avif tiff psd pdf zip gz tgz bz2 xz 7z rar jar war class so dylib dll exe bin o a lib ' +
