@@ -107,8 +107,8 @@ export interface RankParams {
    * unchanged (MRR 0.849; two rows up, two down: "the LaTeX builder" is `LaTeXBuilder`, the
    * change was the writer's). 0.3: commit-eval MRR 0.845, R@1 0.716 → 0.708. Words joined across
    * a dot (`Matrix.zeros`) are a call, not a name: read so, a sympy row fell out of the top 5.
-   * Off (0) since checked on 840 commits of seven repositories in no evaluation set (README, "Seen
-   * from outside the dev sets"): it lifted no row there and put ten a place or more lower — a
+   * Off (0) since checked on 840 commits of seven repositories in no evaluation set (README,
+   * "Outside the dev sets"): it lifted no row there and put ten a place or more lower — a
    * commit names in words what its change touches, seldom the file it changes.
    */
   phraseTextW: number;

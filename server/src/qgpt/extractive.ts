@@ -162,7 +162,8 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
 /**
  * The one order of a question's places, for the list the reader sees and for the citations:
  * by place score (the question's words and the symbols it names, with the retrieval score),
- * test files after the others unless the question is about tests, and the first place from one
+ * test files after the others unless the question is about tests, examples after them unless it
+ * asks for one (the files the ranking counts so, index/languages.ts), and the first place from one
  * of the retrieval's best files ({@link FIRST_FROM_FILES}). Returns indexes into
  * `passages`. Measured on the dev sets (bench answers): citing the retriever's own first place
  * put a reference file first for 66.2% of sweqa and 64.9% of qa questions; this order, 73.2% and 73.0%.
