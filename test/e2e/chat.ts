@@ -66,7 +66,18 @@ export async function ask(frame: Frame, question: string, timeoutMs = 120_000): 
   await frame.locator('#prompt').fill(question);
   await frame.locator('#send').click();
   const msg = frame.locator('#messages .message.assistant').nth(before);
-  await msg.waitFor({ state: 'attached', timeout: 15_000 });
+  try {
+    await msg.waitFor({ state: 'attached', timeout: 15_000 });
+  } catch {
+    // Seen once in CI after the chat view had been shown again: the click brought no answer (the
+    // prompt was empty or still held the question). Say so in the log, and send once more.
+    const prompt = await frame.locator('#prompt').inputValue().catch(() => '(unreadable)');
+    const answers = await assistantCount(frame).catch(() => -1);
+    process.stdout.write(`      [e2e] Send brought no answer within 15 s (prompt ${JSON.stringify(prompt)}, ${answers} answers, ${before} before); sending again\n`);
+    await frame.locator('#prompt').fill(question);
+    await frame.locator('#send').click();
+    await msg.waitFor({ state: 'attached', timeout: 15_000 });
+  }
   const status = await waitAnswered(frame, before, timeoutMs);
   const error = (await msg.locator('.message-error').allInnerTexts()).join(' ');
   return { status, events: await answerEvents(frame), error };
