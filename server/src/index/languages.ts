@@ -166,7 +166,9 @@ export function isExamplePath(relPath: string): boolean {
   return EXAMPLE_PATH.test(relPath.replace(/\\/g, '/'));
 }
 
+const ABOUT_EXAMPLES = /\b(examples?|samples?|demos?|benchmarks?|docs? snippets?)\b/i;
+
 /** A text that asks about examples, samples, demos or benchmarks: then they are the answer. */
 export function asksAboutExamples(text: string): boolean {
-  return /\b(examples?|samples?|demos?|benchmarks?|docs? snippets?)\b/i.test(text);
+  return ABOUT_EXAMPLES.test(text);
 }

@@ -173,7 +173,9 @@ export function answerOrder(query: string, passages: Passage[]): { order: number
   const wantTests = asksAboutTests(query);
   const wantExamples = asksAboutExamples(query);
   // Tests and examples (examples/, benchmarks/, code in docs) after the code, as the ranking has them.
-  const later = (m: PlaceMatch) => Number((!wantTests && isTestPath(m.passage.path)) || (!wantExamples && !!m.passage.path && isExamplePath(m.passage.path)));
+  // Once per place, not per comparison of the sort.
+  const lateness = new Map(ranked.map((m) => [m, Number((!wantTests && isTestPath(m.passage.path)) || (!wantExamples && !!m.passage.path && isExamplePath(m.passage.path)))]));
+  const later = (m: PlaceMatch) => lateness.get(m)!;
   const pos = new Map(passages.map((p, i) => [p, i]));
   const sorted = [...ranked].sort((a, b) => later(a) - later(b) || b.score - a.score || a.passage.index - b.passage.index);
   // The first place comes from one of the retrieval's best files: a chunk's share of the
