@@ -15,9 +15,11 @@ describe('declarations, translation catalogs, project settings and vendored code
   this.timeout(120_000);
 
   it('knows declaration files by their paths', () => {
-    for (const p of ['client.d.ts', 'types/importGlob.d.ts', 'src/types/ws.d.mts', 'lib/index.d.cts', 'stubs/requests/api.pyi'])
+    for (const p of ['client.d.ts', 'types/importGlob.d.ts', 'src/types/ws.d.mts', 'lib/index.d.cts', 'stubs/requests/api.pyi',
+      // PHP's interfaces by the PSR naming: Slim's `Interfaces/RouteParserInterface.php`, Laravel's `Contracts/`.
+      'Slim/Interfaces/RouteParserInterface.php', 'src/Illuminate/Contracts/Cache/Repository.php', 'src/Http/MiddlewareInterface.php'])
       assert.ok(isDeclarationPath(p), p);
-    for (const p of ['src/d.ts', 'src/plugins/css.ts', 'src/types.ts', 'src/app.py', 'src/pyi.py']) assert.ok(!isDeclarationPath(p), p);
+    for (const p of ['src/d.ts', 'src/plugins/css.ts', 'src/types.ts', 'src/app.py', 'src/pyi.py', 'Slim/Routing/RouteParser.php', 'src/interfaces/user.ts', 'src/Interfaces/Parser.java']) assert.ok(!isDeclarationPath(p), p);
   });
 
   it('knows translation catalogs by their paths', () => {
@@ -28,9 +30,12 @@ describe('declarations, translation catalogs, project settings and vendored code
   });
 
   it('knows a project\'s build and tool settings by their paths', () => {
-    for (const p of ['tsconfig.json', 'perf-measures/tsconfig.build.json', 'package.json', 'pyproject.toml', 'uv.lock', '.github/workflows/ci.yml', 'vitest.config.ts', 'setup.cfg'])
+    for (const p of ['tsconfig.json', 'perf-measures/tsconfig.build.json', 'package.json', 'pyproject.toml', 'uv.lock', '.github/workflows/ci.yml', 'vitest.config.ts', 'setup.cfg',
+      'packages/solid-query/vite.config.ts', 'packages/react-router/tsdown.config.ts', 'examples/app/next.config.js', 'webpack.config.cjs', 'integration/playwright.config.ts',
+      'go.mod', 'go.sum', 'axum-core/Cargo.toml', '.golangci.yaml', '.github/stale.yml', 'requirements-dev.txt', 'docs/requirements.txt', 'Gemfile', 'pom.xml', 'gson/src/main/java/module-info.java',
+      'LICENSE', 'LICENSE.md', 'CONTRIBUTING.md', 'MAINTAINERS.md', 'SECURITY.md', '.github/CODEOWNERS', 'AUTHORS.rst'])
       assert.ok(isProjectConfigPath(p), p);
-    for (const p of ['src/package.ts', 'src/config.ts', 'src/flask/config.py', 'docs/config.rst', 'src/json/tsconfig.ts']) assert.ok(!isProjectConfigPath(p), p);
+    for (const p of ['src/package.ts', 'src/config.ts', 'src/flask/config.py', 'docs/config.rst', 'src/json/tsconfig.ts', 'src/node/config.ts', 'src/configs.config/index.ts', 'src/cargo.rs', 'pkg/go/mod.go', 'src/requirements.py', '.github/ISSUE_TEMPLATE/bug.md', 'src/werkzeug/security.py', 'src/license.ts', 'docs/contributing/index.md']) assert.ok(!isProjectConfigPath(p), p);
   });
 
   it('knows vendored code by its paths', () => {

@@ -158,12 +158,17 @@ describe('question: what a question asks', () => {
       'e2e-tests/login.ts', 'spec/models/user_spec.rb', 'lib/cart_spec.rb', 'cypress/e2e/login.cy.ts', 'src/cart_tests.py',
       'integration/rsc-nonce-test.ts', 'packages/fs-routes/__tests__/flatRoutes-test.tsx', 'scripts/run-tests.py',
       'packages/query-codemods/src/v5/keep-previous-data/__testfixtures__/default.output.tsx',
-      'app/CartTests.cs', 'Sources/Shop/CartTest.swift', 'src/main/kotlin/CartTest.kt']) {
+      'app/CartTests.cs', 'Sources/Shop/CartTest.swift', 'src/main/kotlin/CartTest.kt',
+      // A project's helpers for its own tests: axum's test_helpers/, pylint's testutils/.
+      'axum/src/test_helpers/tracing_helpers.rs', 'pylint/testutils/checker_test_case.py', 'src/test-utils/render.tsx', 'lib/test_support/db.ex',
+      // Gson's test projects: test-shrinker/, test-jpms/.
+      'test-shrinker/src/main/java/com/example/Main.java', 'test-jpms/src/main/java/module-info.java']) {
       assert.ok(isTestPath(p), p);
     }
-    for (const p of ['benchmarks/handle.ts', 'crate/benches/parse.rs', 'examples/app.py', 'doc/data/messages/a/bad.py', 'src/router.bench.ts']) assert.ok(isExamplePath(p), p);
+    for (const p of ['benchmarks/handle.ts', 'crate/benches/parse.rs', 'examples/app.py', 'doc/data/messages/a/bad.py', 'src/router.bench.ts',
+      'metrics/src/main/java/com/google/gson/metrics/ParseBenchmark.java', 'asv_bench/benchmarks/groupby.py']) assert.ok(isExamplePath(p), p);
     for (const p of ['src/router/trie.ts', 'src/flask/testing.py.txt', 'docs/guide.md', 'src/attest.ts', 'src/latest/index.ts', 'src/_pytest/python.py',
-      'pylint/testutils/checker_test_case.py', 'src/contests/rules.ts', 'src/protests.py', 'app/spectrum.ts',
+      'src/contests/rules.ts', 'src/testimony/index.ts', 'src/attestutils/a.ts', 'src/protests.py', 'app/spectrum.ts',
       // A hyphen before "test" marks a test in code only: a specification or a CI workflow is not one.
       'doc/internals/zarr-encoding-spec.rst', '.github/workflows/primer-test.yaml', 'src/latest-test-results.ts', 'src/attest-key.ts', 'src/Latest.java', 'src/main/java/shop/Contest.java']) {
       assert.ok(!isTestPath(p) && !isExamplePath(p), p);

@@ -79,13 +79,14 @@ export function isCode(lang: LanguageInfo): boolean {
   return !!lang.grammar || ['vue', 'svelte', 'kotlin', 'swift', 'scala', 'lua', 'shell', 'sql'].includes(lang.id);
 }
 
-const TEST_PATH = /(^|\/)(tests?|__tests__|__mocks__|__fixtures__|__testfixtures__|testing|testdata|test-data|spec|specs|e2e|runtime-tests?|playground|fixtures?|mocks?)\/|(^|\/)[^/]*[-_.]tests\/|\.(test|spec|e2e|mock|cy)\.[a-z]+$|[-_]mocks?\.[a-z]+$|(^|\/)test_[^/]*$|_(tests?|spec)\.[a-z]+$|-tests?\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|cs)$|(^|\/)(conftest|tests)\.py$/i;
+const TEST_PATH = /(^|\/)(tests?|tests?[-_][\w.-]+|test(?:helpers?|utils?|support|lib)|__tests__|__mocks__|__fixtures__|__testfixtures__|testing|testdata|test-data|spec|specs|e2e|runtime-tests?|playground|fixtures?|mocks?)\/|(^|\/)[^/]*[-_.]tests\/|\.(test|spec|e2e|mock|cy)\.[a-z]+$|[-_]mocks?\.[a-z]+$|(^|\/)test_[^/]*$|_(tests?|spec)\.[a-z]+$|-tests?\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|cs)$|(^|\/)(conftest|tests)\.py$/i;
 
 /** JUnit's, NUnit's and XCTest's test classes by name (`CartTest.java`, `CartTests.cs`); case-sensitive, as `latest.java` is none. */
 const TEST_CLASS_FILE = /(^|\/|[a-z0-9])Tests?\.(java|kt|cs|swift)$/;
 
 /**
- * Tests, mocks, fixtures and playgrounds (JS/TS, Python, Go, Rust, Java; Django's `tests.py`, .NET's
+ * Tests, mocks, fixtures, playgrounds and a project's helpers for its tests (axum's `test_helpers/`,
+ * pylint's `testutils/`) in JS/TS, Python, Go, Rust and Java layouts (Django's `tests.py`, .NET's
  * `App.Tests/`, `integration_tests/`, RSpec's `_spec.rb`, Cypress's `.cy.ts`, jscodeshift's
  * `__testfixtures__/`, React Router's `integration/rsc-nonce-test.ts` — a hyphen before "test"
  * counts in code files only: a CI workflow's `primer-test.yaml` is no test, and a hyphen before
@@ -112,10 +113,11 @@ export function isChangelogPath(relPath: string): boolean {
   return CHANGELOG_PATH.test(relPath.replace(/\\/g, '/'));
 }
 
-const DECLARATION_PATH = /\.d\.[cm]?ts$|\.pyi$/i;
+const DECLARATION_PATH = /\.d\.[cm]?ts$|\.pyi$|(^|\/)(Interfaces|Contracts)\/.*\.php$|Interface\.php$/;
 
 /**
- * Type declarations without the code (`client.d.ts`, `types/*.d.ts`, Python `.pyi` stubs): they
+ * Type declarations without the code (`client.d.ts`, `types/*.d.ts`, Python `.pyi` stubs, PHP's
+ * interfaces as PSR names them: `Interfaces/RouteParserInterface.php`, Laravel's `Contracts/`): they
  * repeat the names and words of what they declare, but nothing happens there.
  */
 export function isDeclarationPath(relPath: string): boolean {
@@ -138,14 +140,18 @@ export function isCatalogPath(relPath: string): boolean {
 }
 
 const PROJECT_CONFIG_PATH =
-  /(^|\/)([jt]sconfig[^/]*\.json|package(-lock)?\.json|jsr\.json|deno\.jsonc?|bunfig\.toml|pnpm-(lock|workspace)\.yaml|yarn\.lock|[^/]*\.lock|pyproject\.toml|setup\.cfg|tox\.ini|pytest\.ini|MANIFEST\.in|\.pre-commit-config\.ya?ml|\.readthedocs\.ya?ml|\.editorconfig|\.gitignore|\.gitattributes|\.npmignore|\.eslintrc[^/]*|\.prettierrc[^/]*|(eslint|prettier|vitest|jest|tsup|rollup|babel|commitlint|lint-staged)\.config\.[a-z]+|renovate\.json5?|codecov\.ya?ml|\.github\/(workflows\/[^/]+|dependabot)\.ya?ml)$/i;
+  /(^|\/)([jt]sconfig[^/]*\.json|package(-lock)?\.json|jsr\.json|deno\.jsonc?|bunfig\.toml|pnpm-(lock|workspace)\.yaml|yarn\.lock|[^/]*\.lock|pyproject\.toml|setup\.cfg|tox\.ini|pytest\.ini|MANIFEST\.in|\.pre-commit-config\.ya?ml|\.readthedocs\.ya?ml|\.editorconfig|\.gitignore|\.gitattributes|\.npmignore|\.eslintrc[^/]*|\.prettierrc[^/]*|(eslint|prettier|vitest|jest|tsup|rollup|babel|commitlint|lint-staged)\.config\.[a-z]+|[\w-]+\.config\.[cm]?[jt]s|renovate\.json5?|codecov\.ya?ml|\.github\/(workflows\/)?[^/]+\.ya?ml|go\.(mod|sum|work)|Cargo\.toml|\.golangci\.ya?ml|requirements[^/]*\.txt|Gemfile|composer\.json|pom\.xml|build\.gradle(\.kts)?|module-info\.java)$/i;
+/** A project's papers (licence, maintainers, how to contribute or report a vulnerability): by their upper-case names. */
+const PROJECT_PAPERS_PATH = /(^|\/)(LICEN[CS]E|COPYING|NOTICE|MAINTAINERS|SECURITY|CODE_OF_CONDUCT|CONTRIBUTING|AUTHORS|CONTRIBUTORS|CODEOWNERS|FUNDING|SUPPORT|GOVERNANCE)(\.(md|txt|rst|ya?ml))?$/;
 
 /**
  * A project's build, packaging and tool settings: they list the project's paths and names
- * (`tsconfig.json` references every `*.json`), but no behaviour of the code is there.
+ * (`tsconfig.json` references every `*.json`), but no behaviour of the code is there. Any tool's
+ * `name.config.ts` / `.js` counts (`vite.config.ts`, `tsdown.config.ts`, `next.config.js`).
  */
 export function isProjectConfigPath(relPath: string): boolean {
-  return PROJECT_CONFIG_PATH.test(relPath.replace(/\\/g, '/'));
+  const p = relPath.replace(/\\/g, '/');
+  return PROJECT_CONFIG_PATH.test(p) || PROJECT_PAPERS_PATH.test(p);
 }
 
 const VENDORED_PATH = /(^|\/)(vendors?|_vendor|vendored|third[-_]?party|extern(?:als?)?)\//i;
@@ -159,7 +165,7 @@ export function isVendoredPath(relPath: string): boolean {
   return VENDORED_PATH.test(relPath.replace(/\\/g, '/'));
 }
 
-const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?|benchmarks?|benches|bench)\/|\.bench\.[a-z]+$|(^|\/)docs?\/(.*\/)?[^/]+\.(py|pyi|[cm]?[jt]sx?|go|rs|java|rb|php|cs)$/i;
+const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?|benchmarks?|benches|bench|asv_bench)\/|\.bench\.[a-z]+$|[a-z]Benchmarks?\.(java|kt|cs|scala)$|(^|\/)docs?\/(.*\/)?[^/]+\.(py|pyi|[cm]?[jt]sx?|go|rs|java|rb|php|cs)$/i;
 
 /** Examples, benchmarks and code inside documentation: illustrations of the code, not the code. */
 export function isExamplePath(relPath: string): boolean {

@@ -1117,7 +1117,7 @@ const ABOUT_TRANSLATIONS = /\b(translat\w*|locales?|locali[sz]\w*|i18n|l10n|gett
 const ABOUT_CHANGES = /\b(change ?logs?|changes? (?:file|notes?)|release notes?|what'?s new|news|history|changed in|(?:since|in|before|after) (?:version|v?\d+\.\d+))\b/i;
 
 /** A text about building, packaging, dependencies, tooling or settings: a project's config files are an answer then. */
-const ABOUT_PROJECT = /\b(config\w*|settings?|options?|build\w*|compil\w*|bundl\w*|dependenc\w*|deps?|depend\w*|packag\w*|install\w*|versions?|scripts?|lint\w*|ci|workflows?|pipelines?|tsconfig|eslint|prettier|pyproject|setup|tox|publish\w*|releases?|npm|pip|yarn|pnpm|deno|bun|engines?|strict|target|module resolution|exports?|entry ?points?)\b/i;
+const ABOUT_PROJECT = /\b(config\w*|settings?|options?|build\w*|compil\w*|bundl\w*|dependenc\w*|deps?|depend\w*|packag\w*|install\w*|versions?|scripts?|lint\w*|ci|workflows?|pipelines?|tsconfig|eslint|prettier|vitest|jest|playwright|coverage|pyproject|setup|tox|publish\w*|releases?|npm|pip|yarn|pnpm|deno|bun|engines?|strict|target|module resolution|exports?|entry ?points?|licen[cs]\w*|contribut\w*|maintainers?|code of conduct|security polic\w*|vulnerabilit\w*|sponsor\w*|funding|authors?)\b/i;
 
 /** Text about another project's code kept in this one. */
 const ABOUT_VENDORED = /\b(vendor\w*|third[- ]party|bundled (?:copy|copies|librar\w*|dependenc\w*)|extern)\b/i;
