@@ -1,6 +1,6 @@
 /**
  * Files that repeat the code's words without being where anything happens: type declarations
- * (`.d.ts`, `.pyi`), translation catalogs (`LC_MESSAGES/`, `.po`), a project's settings
+ * (`.d.ts`, `.pyi`, PHP's `Interfaces/*Interface.php`), translation catalogs (`LC_MESSAGES/`, `.po`), a project's settings
  * (`tsconfig.json`, `package.json`) and vendored code (`vendor/`, `third_party/`). Through the real core over
  * a repository written by the test, the implementation comes first, unless the question is about
  * the types or the translations.
@@ -86,6 +86,44 @@ describe('declarations, translation catalogs, project settings and vendored code
       assert.equal(rankedFiles(engine, question, { declarationFactor: 1 })[0], 'client.d.ts', 'without the factor the declaration wins on words');
       assert.equal(files(question)[0], 'src/plugins/css.ts', files(question).join(', '));
       assert.equal(files('Where is the type of the CSS module class names declared?')[0], 'client.d.ts', 'a question about types wants the declaration');
+    });
+
+    it('a PHP class comes before the interface that repeats its words (PSR names), unless the question is about the interface', async () => {
+      const { dir: repo, write } = cores.repo('repo-php');
+      write('Slim/Routing/RouteParser.php', [
+        '<?php',
+        'class RouteParser implements RouteParserInterface',
+        '{',
+        '    public function urlFor(string $routeName, array $data = []): string',
+        '    {',
+        '        $route = $this->routeCollector->getNamedRoute($routeName);',
+        '        return $this->basePath . $this->fill($route->getPattern(), $data);',
+        '    }',
+        '}',
+        '',
+      ].join('\n'));
+      // The interface documents every method in the words a question uses, more often than the code says them.
+      write('Slim/Interfaces/RouteParserInterface.php', [
+        '<?php',
+        'interface RouteParserInterface',
+        '{',
+        '    /** Build the URL for a named route: the route name and the data that fills the route pattern give the URL path. */',
+        '    public function relativeUrlFor(string $routeName, array $data = []): string;',
+        '    /** Build the URL for a named route, with the base path: the URL of the named route. */',
+        '    public function urlFor(string $routeName, array $data = []): string;',
+        '    /** Build the full URL for a named route, with the scheme and host of the URL. */',
+        '    public function fullUrlFor(string $routeName, array $data = []): string;',
+        '}',
+        '',
+      ].join('\n'));
+      await inCore(repo, (engine, files) => {
+        const question = 'How does the route parser build the URL for a named route?';
+        const without = rankedFiles(engine, question, { declarationFactor: 1 });
+        assert.equal(without[0], 'Slim/Interfaces/RouteParserInterface.php', `without the factor the interface wins on words: ${without.join(', ')}`);
+        assert.equal(files(question)[0], 'Slim/Routing/RouteParser.php', files(question).join(', '));
+        const about = files('Which interface declares how the URL for a named route is built?');
+        assert.equal(about[0], 'Slim/Interfaces/RouteParserInterface.php', `a question about the interface wants it: ${about.join(', ')}`);
+      });
     });
 
     it('the code comes before a project setting that lists the words, unless the question is about the settings', async () => {
