@@ -11,7 +11,7 @@
  * DIR holds a full bare clone of each repository as <owner>+<name>/repo (as for the dev sets).
  * Rules, as commit-eval's rows read: no merges, no bots, no releases, version bumps, change-log or
  * documentation-only commits, no reverts; at most 8 files changed, of which 1–3 modified source
- * files (.py .ts .tsx .js .jsx .mjs .go .rs .java .rb .php) that are not tests and all still exist at the pinned
+ * files (.py .ts .tsx .js .jsx .mjs .go .rs .java .kt .cs .rb .php) that are not tests and all still exist at the pinned
  * commit (commit-eval's "cheap" mode: index once there). The same message and files twice
  * (a change picked onto two branches) count once.
  */
@@ -25,9 +25,9 @@ interface ListEntry {
   ref: string;
 }
 
-const CODE = /\.(py|ts|tsx|js|jsx|mjs|go|rs|java|rb|php)$/;
+const CODE = /\.(py|ts|tsx|js|jsx|mjs|go|rs|java|kt|cs|rb|php)$/;
 /** Tests as the labels count them (written out here, so the labels do not follow the ranking's own rules). */
-const TEST = /(^|\/)(tests?|__tests__|testing|fixtures?|spec|e2e)\/|\.(test|spec)\.[a-z]+$|(^|\/)test_[^/]*$|_(test|spec)\.[a-z]+$|-tests?\.[a-z]+$|conftest\.py$|Tests?\.(java|php)$/;
+const TEST = /(^|\/)(tests?|__tests__|testing|fixtures?|spec|e2e)\/|\.(test|spec)\.[a-z]+$|(^|\/)test_[^/]*$|_(test|spec)\.[a-z]+$|-tests?\.[a-z]+$|conftest\.py$|Tests?\.(java|kt|cs|php)$|\.Tests?\//;
 const NOT_A_CHANGE = /changelog|\brelease\b|prepare .*\d\.\d/i;
 const NOT_A_CHANGE_START = /^(bump|release|version|v?\d+\.\d+|chore\(release|update dependency|merge|revert|docs?[:(]|ci[:(]|build\(deps)/i;
 
