@@ -12,9 +12,11 @@ describe('change logs', function () {
 
   it('knows change logs and release notes by their paths', () => {
     for (const p of ['CHANGES.rst', 'CHANGELOG.md', 'packages/vite/CHANGELOG.md', 'HISTORY.md', 'doc/en/changelog.rst', 'doc/whatsnew/2/2.1/full.rst', 'changelog/1234.bugfix.rst', 'doc/changes/7.2.rst', 'RELEASE_NOTES.md', 'NEWS', 'docs/releases/4.2.txt', 'doc/whats_new/v1.3.rst', 'doc/whats-new.rst', 'doc/users/prev_whats_new/whats_new_3.5.0.rst', 'doc/api/next_api_changes/behavior/123-AB.rst', 'doc/en/announce/release-2.5.0.rst',
-      '.changeset/brave-dogs-sing.md', 'packages/react-router/.changes/patch.schemeful-action-origins.md'])
+      '.changeset/brave-dogs-sing.md', 'packages/react-router/.changes/patch.schemeful-action-origins.md',
+      // Release announcements on a docs site: vite's docs/blog/announcing-vite5-1.md.
+      'docs/blog/announcing-vite5-1.md', 'website/blog/2024-01-01-v2.mdx'])
       assert.ok(isChangelogPath(p), p);
-    for (const p of ['src/retry.py', 'docs/history_of_the_api_design_choices.md', 'src/changeset.ts', 'docs/news-feed.md', 'docs/release-process.rst', 'docs/howto/deployment.txt']) assert.ok(!isChangelogPath(p), p);
+    for (const p of ['src/retry.py', 'docs/history_of_the_api_design_choices.md', 'src/changeset.ts', 'docs/news-feed.md', 'docs/release-process.rst', 'docs/howto/deployment.txt', 'docs/guide/blogging.md']) assert.ok(!isChangelogPath(p), p);
   });
 
   describe('in the core', () => {

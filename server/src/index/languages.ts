@@ -98,14 +98,15 @@ export function isTestPath(relPath: string): boolean {
   return TEST_PATH.test(p) || TEST_CLASS_FILE.test(p);
 }
 
-const CHANGELOG_PATH = /(^|\/)(changes|changelogs?|change[-_]log|history|news|release[-_]?notes|releases|whats[-_]?new)(\.[a-z]+)?$|(^|\/)(changelogs?|\.?changes|\.changesets?|(?:prev_|next_)?whats[-_]?new|release[-_]?notes|releases|announce|newsfragments|(?:prev_|next_)?api[-_]changes)\/|(^|\/)release-v?\d+(\.\d+)+\.[a-z]+$/i;
+const CHANGELOG_PATH = /(^|\/)(changes|changelogs?|change[-_]log|history|news|release[-_]?notes|releases|whats[-_]?new)(\.[a-z]+)?$|(^|\/)(changelogs?|\.?changes|\.changesets?|blog|(?:prev_|next_)?whats[-_]?new|release[-_]?notes|releases|announce|newsfragments|(?:prev_|next_)?api[-_]changes)\/|(^|\/)release-v?\d+(\.\d+)+\.[a-z]+$/i;
 
 /**
  * Change logs and release notes (`CHANGES.rst`, `CHANGELOG.md`, `doc/whatsnew/…`, towncrier
  * fragments under `changelog/`, and as other projects keep them: `docs/releases/4.2.txt`,
  * `doc/whats_new/v1.3.rst`, `doc/whats-new.rst`, `doc/users/prev_whats_new/…`,
  * `doc/api/next_api_changes/…`, `doc/en/announce/release-2.5.0.rst`, the fragments of Changesets
- * and its kin under `.changeset/` and `.changes/`): prose that names every
+ * and its kin under `.changeset/` and `.changes/`, a docs site's release announcements under
+ * `blog/`): prose that names every
  * feature once, seldom where it is done.
  * Only meant for files that are not code (`sphinx/builders/changes.py` matches the folder rule).
  */

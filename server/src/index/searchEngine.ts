@@ -1114,7 +1114,7 @@ const ABOUT_TYPES = /\b(types?|typings?|typed|declarations?|declares?|d\.ts|stub
 const ABOUT_TRANSLATIONS = /\b(translat\w*|locales?|locali[sz]\w*|i18n|l10n|gettext|po files?|catalogs?|languages?|LC_MESSAGES)\b/i;
 
 /** A text about changes themselves: the change log is an answer then. */
-const ABOUT_CHANGES = /\b(change ?logs?|changes? (?:file|notes?)|release notes?|what'?s new|news|history|changed in|(?:since|in|before|after) (?:version|v?\d+\.\d+))\b/i;
+const ABOUT_CHANGES = /\b(change ?logs?|changes? (?:file|notes?)|release notes?|what'?s new|news|history|blog(?: posts?)?|announc\w*|changed in|(?:since|in|before|after) (?:version|v?\d+\.\d+))\b/i;
 
 /** A text about building, packaging, dependencies, tooling or settings: a project's config files are an answer then. */
 const ABOUT_PROJECT = /\b(config\w*|settings?|options?|build\w*|compil\w*|bundl\w*|dependenc\w*|deps?|depend\w*|packag\w*|install\w*|versions?|scripts?|lint\w*|ci|workflows?|pipelines?|tsconfig|eslint|prettier|vitest|jest|playwright|coverage|pyproject|setup|tox|publish\w*|releases?|npm|pip|yarn|pnpm|deno|bun|engines?|strict|target|module resolution|exports?|entry ?points?|licen[cs]\w*|contribut\w*|maintainers?|code of conduct|security polic\w*|vulnerabilit\w*|sponsor\w*|funding|authors?)\b/i;
