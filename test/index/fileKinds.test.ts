@@ -8,7 +8,7 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import type { Core } from '../../server/src/core/core';
-import { isCatalogPath, isDeclarationPath, isProjectConfigPath, isVendoredPath } from '../../server/src/index/languages';
+import { isCatalogPath, isDeclarationPath, isInterfaceOnly, isProjectConfigPath, isVendoredPath } from '../../server/src/index/languages';
 import { realCore, rankedFiles } from '../helpers/core';
 
 describe('declarations, translation catalogs, project settings and vendored code', function () {
@@ -20,6 +20,20 @@ describe('declarations, translation catalogs, project settings and vendored code
       'Slim/Interfaces/RouteParserInterface.php', 'src/Illuminate/Contracts/Cache/Repository.php', 'src/Http/MiddlewareInterface.php'])
       assert.ok(isDeclarationPath(p), p);
     for (const p of ['src/d.ts', 'src/plugins/css.ts', 'src/types.ts', 'src/app.py', 'src/pyi.py', 'Slim/Routing/RouteParser.php', 'src/interfaces/user.ts', 'src/Interfaces/Parser.java']) assert.ok(!isDeclarationPath(p), p);
+  });
+
+  it('knows Java, C# and Kotlin files of interfaces only by their declarations', () => {
+    const javaInterface = '/** Creates instances of a type that has no no-args constructor. */\npublic interface InstanceCreator<T> {\n  /** Creates a new instance of the class. */\n  T createInstance(Type type);\n}\n';
+    assert.ok(isInterfaceOnly('java', javaInterface));
+    assert.ok(isInterfaceOnly('java', '@FunctionalInterface\npublic interface ExclusionStrategy {\n  boolean shouldSkipField(FieldAttributes f);\n}\n'));
+    assert.ok(isInterfaceOnly('csharp', 'namespace Serilog.Core;\n\n/// A destination for log events.\npublic interface ILogEventSink\n{\n    void Emit(LogEvent logEvent);\n}\n'));
+    assert.ok(isInterfaceOnly('kotlin', 'fun interface Handler {\n    fun handle(call: Call)\n}\n'));
+    // A class (or enum, record) beside its interface is where things happen; other languages have their own rules.
+    assert.ok(!isInterfaceOnly('java', javaInterface + 'final class DefaultCreator implements InstanceCreator<Object> {\n  public Object createInstance(Type type) { return null; }\n}\n'));
+    assert.ok(!isInterfaceOnly('java', 'public final class ConstructorConstructor {\n  /** Each interface of the type is checked. */\n  interface Probe { }\n}\n'));
+    assert.ok(!isInterfaceOnly('csharp', 'public sealed class Logger : ILogger\n{\n}\npublic interface ILogger { }\n'));
+    assert.ok(!isInterfaceOnly('typescript', 'export interface Env {\n  Bindings: object\n}\n'));
+    assert.ok(!isInterfaceOnly('java', '/** The interface of the parser is described here. */\npublic class Parser {\n}\n'));
   });
 
   it('knows translation catalogs by their paths', () => {
@@ -123,6 +137,48 @@ describe('declarations, translation catalogs, project settings and vendored code
         assert.equal(files(question)[0], 'Slim/Routing/RouteParser.php', files(question).join(', '));
         const about = files('Which interface declares how the URL for a named route is built?');
         assert.equal(about[0], 'Slim/Interfaces/RouteParserInterface.php', `a question about the interface wants it: ${about.join(', ')}`);
+      });
+    });
+
+    it('a Java class comes before an interface of its API that documents it, for questions; a commit that changes the interface still finds it', async () => {
+      const { dir: repo, write } = cores.repo('repo-java');
+      write('src/main/java/com/example/internal/ConstructorConstructor.java', [
+        'package com.example.internal;',
+        '',
+        '/** Returns how to create an instance of a class: its no-args constructor, or an instance made without a constructor. */',
+        'public final class ConstructorConstructor {',
+        '  public <T> ObjectConstructor<T> get(TypeToken<T> typeToken) {',
+        '    ObjectConstructor<T> defaultConstructor = newDefaultConstructor(typeToken.getRawType());',
+        '    if (defaultConstructor != null) return defaultConstructor;',
+        '    return newUnsafeAllocator(typeToken.getRawType());',
+        '  }',
+        '}',
+        '',
+      ].join('\n'));
+      // The public interface says the question's words in its Javadoc, more often than the code does.
+      write('src/main/java/com/example/InstanceCreator.java', [
+        'package com.example;',
+        '',
+        '/**',
+        ' * Creates an instance of a class that has no no-args constructor. Without an instance creator',
+        ' * for a class with no no-args constructor, the library creates the instance of the class',
+        ' * without calling a constructor.',
+        ' */',
+        'public interface InstanceCreator<T> {',
+        '  /** Creates a new instance of the class: called for each class without a no-args constructor. */',
+        '  T createInstance(Type type);',
+        '}',
+        '',
+      ].join('\n'));
+      await inCore(repo, (engine, files) => {
+        const question = 'How does it create an instance of a class that has no no-args constructor?';
+        const without = rankedFiles(engine, question, { declarationFactor: 1 });
+        assert.equal(without[0], 'src/main/java/com/example/InstanceCreator.java', `without the factor the interface wins on words: ${without.join(', ')}`);
+        assert.equal(files(question)[0], 'src/main/java/com/example/internal/ConstructorConstructor.java', files(question).join(', '));
+        const about = files('Which interface lets me create an instance of a class with no no-args constructor?');
+        assert.equal(about[0], 'src/main/java/com/example/InstanceCreator.java', `a question about the interface wants it: ${about.join(', ')}`);
+        const commit = files('Document that an instance creator is used for a class without a no-args constructor');
+        assert.equal(commit[0], 'src/main/java/com/example/InstanceCreator.java', `a commit message is weighed as before: ${commit.join(', ')}`);
       });
     });
 

@@ -125,6 +125,20 @@ export function isDeclarationPath(relPath: string): boolean {
   return DECLARATION_PATH.test(relPath);
 }
 
+const INTERFACE_DECL = /^[ \t]*(?:(?:public|internal|private|protected|sealed|abstract|static|partial|export|fun|@\w+(?:\([^)\n]*\))?)[ \t]+)*interface[ \t]+[A-Za-z_]\w*/m;
+const TYPE_WITH_BODY = /^[ \t]*(?:(?:public|internal|private|protected|sealed|abstract|static|partial|final|data|open|readonly|ref|unsafe|file|@\w+(?:\([^)\n]*\))?)[ \t]+)*(?:class|enum|record|struct|object)[ \t]+[A-Za-z_]\w*/m;
+const INTERFACE_LANGUAGES = new Set(['java', 'csharp', 'kotlin']);
+
+/**
+ * A Java, C# or Kotlin file that declares interfaces and no class, enum, record or struct
+ * (gson's `InstanceCreator.java`, `ExclusionStrategy.java`): its documentation says what the
+ * implementations do, in the words of a question, but nothing happens there.
+ */
+export function isInterfaceOnly(language: string, text: string): boolean {
+  if (!INTERFACE_LANGUAGES.has(language) || !INTERFACE_DECL.test(text)) return false;
+  return !TYPE_WITH_BODY.test(text);
+}
+
 const CATALOG_PATH = /(^|\/)LC_MESSAGES\/|\.pot?$/i;
 /** A language's folder or file under `locale/`, `locales/`, `i18n/` or `lang/` (`de/`, `pt-BR.json`); case-sensitive, as language codes are lower-case. */
 const PER_LANGUAGE_PATH = /(^|\/)(locales?|i18n|lang)\/[a-z]{2}([_-][A-Za-z]{2,4})?(\/|\.(json|ya?ml|js|ts|properties|toml|ini)$)/;
