@@ -8,6 +8,7 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import type { Core } from '../../server/src/core/core';
+import type { RankParams } from '../../server/src/index/searchEngine';
 import { isCatalogPath, isDeclarationPath, isInterfaceOnly, isProjectConfigPath, isVendoredPath } from '../../server/src/index/languages';
 import { realCore, rankedFiles } from '../helpers/core';
 
@@ -67,6 +68,21 @@ describe('declarations, translation catalogs, project settings and vendored code
       check(engine, (q) => rankedFiles(engine, q));
     }
 
+    /**
+     * The kind's factor at 1 lets `onWords` win `question` on words; with it `first` comes first;
+     * a question `about` the kind gets `aboutFirst`.
+     */
+    function weighedDown(engine: Core['index']['engine'], files: (q: string) => string[], c: {
+      question: string; neutral: Partial<RankParams>; onWords: string | RegExp; first: string; about: string; aboutFirst: string | RegExp;
+    }): void {
+      const is = (rel: string | undefined, want: string | RegExp) => (typeof want === 'string' ? rel === want : want.test(rel ?? ''));
+      const without = rankedFiles(engine, c.question, c.neutral);
+      assert.ok(is(without[0], c.onWords), `without the factor ${c.onWords} wins on words: ${without.join(', ')}`);
+      assert.equal(files(c.question)[0], c.first, files(c.question).join(', '));
+      const about = files(c.about);
+      assert.ok(is(about[0], c.aboutFirst), `a question about it wants ${c.aboutFirst}: ${about.join(', ')}`);
+    }
+
     it('the code that processes comes before the declaration that repeats its words, unless the question is about types', async () => {
       const { dir: repo, write } = cores.repo();
       write('src/plugins/css.ts', [
@@ -102,8 +118,8 @@ describe('declarations, translation catalogs, project settings and vendored code
       assert.equal(files('Where is the type of the CSS module class names declared?')[0], 'client.d.ts', 'a question about types wants the declaration');
     });
 
-    it('a PHP class comes before the interface that repeats its words (PSR names), unless the question is about the interface', async () => {
-      const { dir: repo, write } = cores.repo('repo-php');
+    it('a class comes before the interface that documents it in the question\'s words (PHP by its PSR name, Java by its declarations), unless the question is about the interface; a commit message still finds a Java interface', async () => {
+      const { dir: repo, write } = cores.repo('repo-interfaces');
       write('Slim/Routing/RouteParser.php', [
         '<?php',
         'class RouteParser implements RouteParserInterface',
@@ -130,18 +146,6 @@ describe('declarations, translation catalogs, project settings and vendored code
         '}',
         '',
       ].join('\n'));
-      await inCore(repo, (engine, files) => {
-        const question = 'How does the route parser build the URL for a named route?';
-        const without = rankedFiles(engine, question, { declarationFactor: 1 });
-        assert.equal(without[0], 'Slim/Interfaces/RouteParserInterface.php', `without the factor the interface wins on words: ${without.join(', ')}`);
-        assert.equal(files(question)[0], 'Slim/Routing/RouteParser.php', files(question).join(', '));
-        const about = files('Which interface declares how the URL for a named route is built?');
-        assert.equal(about[0], 'Slim/Interfaces/RouteParserInterface.php', `a question about the interface wants it: ${about.join(', ')}`);
-      });
-    });
-
-    it('a Java class comes before an interface of its API that documents it, for questions; a commit that changes the interface still finds it', async () => {
-      const { dir: repo, write } = cores.repo('repo-java');
       write('src/main/java/com/example/internal/ConstructorConstructor.java', [
         'package com.example.internal;',
         '',
@@ -171,12 +175,16 @@ describe('declarations, translation catalogs, project settings and vendored code
         '',
       ].join('\n'));
       await inCore(repo, (engine, files) => {
-        const question = 'How does it create an instance of a class that has no no-args constructor?';
-        const without = rankedFiles(engine, question, { declarationFactor: 1 });
-        assert.equal(without[0], 'src/main/java/com/example/InstanceCreator.java', `without the factor the interface wins on words: ${without.join(', ')}`);
-        assert.equal(files(question)[0], 'src/main/java/com/example/internal/ConstructorConstructor.java', files(question).join(', '));
-        const about = files('Which interface lets me create an instance of a class with no no-args constructor?');
-        assert.equal(about[0], 'src/main/java/com/example/InstanceCreator.java', `a question about the interface wants it: ${about.join(', ')}`);
+        weighedDown(engine, files, {
+          question: 'How does the route parser build the URL for a named route?', neutral: { declarationFactor: 1 },
+          onWords: 'Slim/Interfaces/RouteParserInterface.php', first: 'Slim/Routing/RouteParser.php',
+          about: 'Which interface declares how the URL for a named route is built?', aboutFirst: 'Slim/Interfaces/RouteParserInterface.php',
+        });
+        weighedDown(engine, files, {
+          question: 'How does it create an instance of a class that has no no-args constructor?', neutral: { declarationFactor: 1 },
+          onWords: 'src/main/java/com/example/InstanceCreator.java', first: 'src/main/java/com/example/internal/ConstructorConstructor.java',
+          about: 'Which interface lets me create an instance of a class with no no-args constructor?', aboutFirst: 'src/main/java/com/example/InstanceCreator.java',
+        });
         const commit = files('Document that an instance creator is used for a class without a no-args constructor');
         assert.equal(commit[0], 'src/main/java/com/example/InstanceCreator.java', `a commit message is weighed as before: ${commit.join(', ')}`);
       });
@@ -189,12 +197,10 @@ describe('declarations, translation catalogs, project settings and vendored code
       const refs = ['build', 'spec', 'bun', 'node', 'deno', 'workerd', 'lambda', 'fastly'].map((n) => `    { "path": "./tsconfig.${n}.json" }`);
       write('tsconfig.json', `{\n  "files": [],\n  "references": [\n${refs.join(',\n')}\n  ]\n}\n`);
       await inCore(repo, (engine, files) => {
-        const question = 'How do I return JSON?';
-        const without = rankedFiles(engine, question, { projectFactor: 1 });
-        assert.equal(without[0], 'tsconfig.json', `without the factor the settings win on words: ${without.join(', ')}`);
-        assert.equal(files(question)[0], 'src/context.ts', files(question).join(', '));
-        const about = files('Which tsconfig files does the build reference?');
-        assert.equal(about[0], 'tsconfig.json', `a question about the build wants the settings: ${about.join(', ')}`);
+        weighedDown(engine, files, {
+          question: 'How do I return JSON?', neutral: { projectFactor: 1 }, onWords: 'tsconfig.json', first: 'src/context.ts',
+          about: 'Which tsconfig files does the build reference?', aboutFirst: 'tsconfig.json',
+        });
       });
     });
 
@@ -204,11 +210,10 @@ describe('declarations, translation catalogs, project settings and vendored code
       // A bundled select library: "select", "options" and "fetched" over and over.
       write('admin/static/js/vendor/select2/select2.js', Array.from({ length: 6 }, (_, i) => `// The select box fetches its options as the user types; select options ${i}, fetched options, select\nfunction selectOptions${i}(select) { return select.options }\n`).join(''));
       await inCore(repo, (engine, files) => {
-        const question = 'How does the select box fetch its options as the user types?';
-        const without = rankedFiles(engine, question, { vendoredFactor: 1 });
-        assert.match(without[0]!, /vendor\//, `without the factor the vendored library wins on words: ${without.join(', ')}`);
-        assert.equal(files(question)[0], 'admin/widgets.py', files(question).join(', '));
-        assert.match(files('Which version of the vendored select2 library fetches the options?')[0]!, /vendor\//, 'a question about vendored code wants it');
+        weighedDown(engine, files, {
+          question: 'How does the select box fetch its options as the user types?', neutral: { vendoredFactor: 1 }, onWords: /vendor\//, first: 'admin/widgets.py',
+          about: 'Which version of the vendored select2 library fetches the options?', aboutFirst: /vendor\//,
+        });
       });
     });
 
@@ -218,11 +223,10 @@ describe('declarations, translation catalogs, project settings and vendored code
       for (const lang of ['de', 'fr', 'pt'])
         write(`docs/locale/${lang}/LC_MESSAGES/docs.po`, ['msgid "Search index"', `msgstr "Search index (${lang})"`, '', 'msgid "Building the search index of the pages"', `msgstr "Search index ${lang}"`, '', 'msgid "Search the pages"', `msgstr "Search ${lang}"`, ''].join('\n'));
       await inCore(repo, (engine, files) => {
-        const question = 'How is the search index of the pages built?';
-        const without = rankedFiles(engine, question, { catalogFactor: 1 });
-        assert.match(without[0]!, /LC_MESSAGES/, `without the factor a catalog wins on words: ${without.join(', ')}`);
-        assert.equal(files(question)[0], 'docs/search/index.py', files(question).join(', '));
-        assert.match(files('Where is the French translation of "Search index"?')[0]!, /LC_MESSAGES/, 'a question about translations wants the catalogs');
+        weighedDown(engine, files, {
+          question: 'How is the search index of the pages built?', neutral: { catalogFactor: 1 }, onWords: /LC_MESSAGES/, first: 'docs/search/index.py',
+          about: 'Where is the French translation of "Search index"?', aboutFirst: /LC_MESSAGES/,
+        });
       });
     });
   });
