@@ -24,7 +24,7 @@ describe('companion files', function () {
     const files = [
       'src/flask/json/tag.py', 'src/flask/json/__init__.py', 'tests/test_json_tag.py', 'tests/test_json.py',
       'pylint/utils/ast_walker.py', 'tests/utils/unittest_ast_walker.py',
-      'src/router.ts', 'src/router.test.ts', 'lib/Parser.java', 'test/ParserTest.java',
+      'src/router.ts', 'src/router.test.ts', 'lib/Parser.java', 'test/ParserTest.java', 'mypy/stubinfo.py', 'mypy/test/teststubinfo.py', 'mypy/test/testing.py',
       'tests/functional/a/abstract_method.py', 'tests/functional/a/abstract_method.txt', 'tests/functional/a/other.py',
     ];
     assert.deepEqual(companionsOf(files, 'src/flask/json/tag.py'), ['tests/test_json_tag.py']);
@@ -32,6 +32,8 @@ describe('companion files', function () {
     assert.deepEqual(companionsOf(files, 'src/flask/json/__init__.py'), ['tests/test_json.py'], 'a package file goes by its folder');
     assert.deepEqual(companionsOf(files, 'tests/utils/unittest_ast_walker.py'), ['pylint/utils/ast_walker.py']);
     assert.deepEqual(companionsOf(files, 'src/router.ts'), ['src/router.test.ts']);
+    assert.deepEqual(companionsOf(files, 'mypy/test/teststubinfo.py'), ['mypy/stubinfo.py'], "mypy's tests are named test<module>.py");
+    assert.deepEqual(companionsOf(files, 'mypy/stubinfo.py'), ['mypy/test/teststubinfo.py']);
     assert.deepEqual(companionsOf(files, 'lib/Parser.java'), ['test/ParserTest.java']);
     assert.deepEqual(companionsOf(files, 'tests/functional/a/abstract_method.py'), ['tests/functional/a/abstract_method.txt']);
     assert.deepEqual(companionsOf(files, 'tests/functional/a/other.py'), [], 'a test file is no companion of another test');

@@ -1,7 +1,8 @@
 /**
  * Files that repeat the code's words without being where anything happens: type declarations
  * (`.d.ts`, `.pyi`, PHP's `Interfaces/*Interface.php`), translation catalogs (`LC_MESSAGES/`, `.po`), a project's settings
- * (`tsconfig.json`, `package.json`) and vendored code (`vendor/`, `third_party/`). Through the real core over
+ * (`tsconfig.json`, `package.json`), vendored code (`vendor/`, `third_party/`) and the maintainers' scripts
+ * (`scripts/`, `misc/`). Through the real core over
  * a repository written by the test, the implementation comes first, unless the question is about
  * the types or the translations.
  */
@@ -9,7 +10,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import type { Core } from '../../server/src/core/core';
 import type { RankParams } from '../../server/src/index/searchEngine';
-import { isCatalogPath, isDeclarationPath, isInterfaceOnly, isProjectConfigPath, isVendoredPath } from '../../server/src/index/languages';
+import { isCatalogPath, isDeclarationPath, isInterfaceOnly, isProjectConfigPath, isToolingPath, isVendoredPath } from '../../server/src/index/languages';
 import { realCore, rankedFiles } from '../helpers/core';
 
 describe('declarations, translation catalogs, project settings and vendored code', function () {
@@ -59,6 +60,12 @@ describe('declarations, translation catalogs, project settings and vendored code
     for (const p of ['vendor/github.com/pkg/errors/errors.go', 'src/pip/_vendor/requests/api.py', 'third_party/zlib/inflate.c', 'astropy/extern/ply/lex.py', 'django/contrib/admin/static/admin/js/vendor/jquery/jquery.js', 'lib/vendored/six.py', 'sklearn/externals/_arff.py', 'seaborn/external/husl.py'])
       assert.ok(isVendoredPath(p), p);
     for (const p of ['src/vendors.ts', 'src/vendor.py', 'app/models/vendor_invoice.rb', 'src/node/external.ts', 'src/externalize.ts', 'src/thirdparty.ts']) assert.ok(!isVendoredPath(p), p);
+  });
+
+  it("knows the maintainers' scripts at the top of the repository by their paths", () => {
+    for (const p of ['misc/sync-typeshed.py', 'scripts/release.ts', 'script/bump_changelog.py', 'tools/gen_docs.py', 'build_tools/github/check_wheels.py', 'maint_tools/sort_whats_new.py', 'dev/update_versions.py', 'ci/run.sh', '.github/scripts/label.js'])
+      assert.ok(isToolingPath(p), p);
+    for (const p of ['src/scripts/loader.ts', 'mypy/misc.py', 'packages/vite/scripts/build.ts', 'django/core/management/commands/runserver.py', 'src/tools/index.ts', 'lib/ci.js', 'scripts.py', 'tooling.md']) assert.ok(!isToolingPath(p), p);
   });
 
   describe('in the core', () => {
@@ -216,6 +223,29 @@ describe('declarations, translation catalogs, project settings and vendored code
           question: 'How does the select box fetch its options as the user types?', neutral: { vendoredFactor: 1 }, onWords: /vendor\//, first: 'admin/widgets.py',
           about: 'Which version of the vendored select2 library fetches the options?', aboutFirst: /vendor\//,
         });
+      });
+    });
+
+    it("the code comes before a maintainers' script that says the words more often, unless the question is about the scripts; a commit message still finds the script", async () => {
+      const { dir: repo, write } = cores.repo('repo-tooling');
+      write('mypkg/version.py', [
+        'from mypkg import git',
+        '',
+        '__version__ = "1.4.0+dev"',
+        'if __version__.endswith("+dev") and git.is_git_repo(HERE):',
+        '    # A development checkout: the version string gets the commit hash.',
+        '    __version__ += "." + git.revision(HERE)',
+        '',
+      ].join('\n'));
+      // A release script: "version", "commit" and "hash" at every step.
+      write('misc/release.py', Array.from({ length: 8 }, (_, i) => `def step${i}(version, commit):\n    """Add the commit hash to the version string of the development checkout: check the version string, step ${i}."""\n    return version_of(commit), hash_of(commit)\n`).join('\n'));
+      await inCore(repo, (engine, files) => {
+        weighedDown(engine, files, {
+          question: 'How does a development checkout add the commit hash to the version string?', neutral: { toolingFactor: 1 }, onWords: 'misc/release.py', first: 'mypkg/version.py',
+          about: 'Which release script checks the version string and the commit hash?', aboutFirst: 'misc/release.py',
+        });
+        const commit = files('Check the commit hash of the development checkout against the version string');
+        assert.equal(commit[0], 'misc/release.py', `a commit message is weighed as before: ${commit.join(', ')}`);
       });
     });
 

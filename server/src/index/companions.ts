@@ -101,7 +101,10 @@ export function groupKeys(rel: string, test: boolean): string[] {
 
 /** `test_json_tag` → `json_tag`, `unittest_ast_walker` → `ast_walker`, `footest` → `foo`, `parser_spec` → `parser`. */
 function testSubject(base: string): string {
-  return base.replace(/^(unit)?tests?[_-]/, '').replace(/[_-]?(tests?|spec)$/, '');
+  let s = base.replace(/^(unit)?tests?[_-]/, '');
+  // mypy's `teststubinfo.py` is about `stubinfo.py`.
+  if (s === base) s = base.replace(/^(unit)?test(?=[a-z0-9]{4,}$)/, '');
+  return s.replace(/[_-]?(tests?|spec)$/, '');
 }
 
 /** A quoted kebab-case id of eight characters or more: a linter's message or rule (`"unused-variable"`). */

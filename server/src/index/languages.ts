@@ -181,6 +181,18 @@ export function isVendoredPath(relPath: string): boolean {
   return VENDORED_PATH.test(relPath.replace(/\\/g, '/'));
 }
 
+const TOOLING_PATH = /^(scripts?|misc|tools|build[-_]tools|maint[-_]tools|dev[-_]?tools|dev|ci|\.ci|\.github)\//;
+
+/**
+ * The maintainers' own tooling at the top of the repository: release, CI, benchmark-runner and
+ * code-generation scripts under `scripts/`, `misc/`, `tools/`, `build_tools/`, `maint_tools/`,
+ * `dev/`, `ci/`, `.github/` (mypy's `misc/sync-typeshed.py`, vite's `scripts/release.ts`): code
+ * about the project, seldom where the project does what a question asks.
+ */
+export function isToolingPath(relPath: string): boolean {
+  return TOOLING_PATH.test(relPath.replace(/\\/g, '/'));
+}
+
 const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?|benchmarks?|benches|bench|asv_bench)\/|\.bench\.[a-z]+$|[a-z]Benchmarks?\.(java|kt|cs|scala)$|(^|\/)docs?\/(.*\/)?[^/]+\.(py|pyi|[cm]?[jt]sx?|go|rs|java|rb|php|cs)$/i;
 
 /** Examples, benchmarks and code inside documentation: illustrations of the code, not the code. */
