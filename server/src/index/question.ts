@@ -124,9 +124,18 @@ const TEST_DOMAIN = /\btest(?:ing)?[\s-]+(?:ids?|names?|outcomes?|results?|repor
  */
 const TEST_RUNNER_WORK = /\b(?:collect|discover|run|execut|skip|select|load|import|rewrit|report)\w*\s+(?:the\s+)?test[\s-]+(?:files?|modules?|functions?|classes?|methods?)\b|\b(?:(?:are|is)\s+(?:the\s+)?)?test[\s-]+(?:files?|modules?|functions?|classes?|methods?)\s+(?:(?:are|is|get|gets)\s+)?(?:collected|discovered|found|run|ran|executed|skipped|selected|loaded|imported)\b/gi;
 
-/** The text without the phrases where "test" names a test runner's domain ({@link TEST_DOMAIN}, {@link TEST_RUNNER_WORK}). */
+/**
+ * A statistical test, the domain of a statistics library ("the portmanteau test for residual
+ * autocorrelation", "the exact binomial test", "the Ljung-Box test", "multiple testing"): its
+ * code, not its tests, is what such a question asks about.
+ */
+const STATISTICAL_TEST = /(?:\b(?:portmanteau|binomial|exact|wald|score|likelihood[\s-]+ratio|chi[\s-]*squared?|normality|unit[\s-]+root|hypothesis|significance|statistical|goodness[\s-]+of[\s-]+fit|permutation|(?:one|two)[\s-]+(?:sample|sided|tailed)|paired)|(?<![\w'])[tzfTZF])[\s-]+test(?:s|ing)?\b|\bmultiple[\s-]+testing\b/gi;
+/** A test by its authors' names, capitalised ("the Ljung-Box test", "the Dickey-Fuller test"; not "end-to-end tests"). */
+const EPONYMOUS_TEST = /\b[A-Z][a-z]+-[A-Z][a-z]+[\s-]+tests?\b/g;
+
+/** The text without the phrases where "test" names a test runner's domain ({@link TEST_DOMAIN}, {@link TEST_RUNNER_WORK}) or a statistical test. */
 export function withoutTestDomain(text: string): string {
-  return text.replace(TEST_DOMAIN, ' ').replace(TEST_RUNNER_WORK, ' ');
+  return text.replace(TEST_DOMAIN, ' ').replace(TEST_RUNNER_WORK, ' ').replace(STATISTICAL_TEST, ' ').replace(EPONYMOUS_TEST, ' ');
 }
 
 const framingWords = new Set(FRAMING);
