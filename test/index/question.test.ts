@@ -135,7 +135,7 @@ describe('question: what a question asks', () => {
     // A statistical test is a statistics library's domain; the tests of it are tests.
     for (const q of ['How does the portmanteau test for residual autocorrelation choose its lags?', 'how is the exact binomial test inverted?', 'where is the Ljung-Box test computed?', 'how does the t test handle unequal variances?', 'which correction methods does multiple testing support?'])
       assert.equal(parseQuery(q).aboutTests, false, q);
-    for (const q of ['what do the tests for the portmanteau test check?', 'which test checks the binomial interval?', 'how is the Ljung-Box statistic tested?', 'what do the end-to-end tests cover?', 'how do I run multiple tests at once?', "why don't tests run in parallel?"]) assert.equal(parseQuery(q).aboutTests, true, q);
+    for (const q of ['what do the tests for the portmanteau test check?', 'which test checks the binomial interval?', 'how is the Ljung-Box statistic tested?', 'what do the end-to-end tests cover?', 'how do I run multiple tests at once?', 'which hypothesis tests cover the parser?', 'what is the exact test that fails?', "why don't tests run in parallel?"]) assert.equal(parseQuery(q).aboutTests, true, q);
     // A test class named in CamelCase is a test; "latest" and "contest" are not.
     for (const q of ['Show me the code for `TestRequests`.', 'where is RouterTest defined?', 'what do the HttpTests check?']) assert.equal(asksAboutTests(q), true, q);
     for (const q of ['what is the latest version?', 'how does the contest work?', 'where is the Tester class?']) assert.equal(asksAboutTests(q), false, q);

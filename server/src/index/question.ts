@@ -127,9 +127,10 @@ const TEST_RUNNER_WORK = /\b(?:collect|discover|run|execut|skip|select|load|impo
 /**
  * A statistical test, the domain of a statistics library ("the portmanteau test for residual
  * autocorrelation", "the exact binomial test", "the Ljung-Box test", "multiple testing"): its
- * code, not its tests, is what such a question asks about.
+ * code, not its tests, is what such a question asks about. Not words that also name tests of code
+ * ("the exact test that fails", "the hypothesis tests", property-based with Hypothesis).
  */
-const STATISTICAL_TEST = /(?:\b(?:portmanteau|binomial|exact|wald|score|likelihood[\s-]+ratio|chi[\s-]*squared?|normality|unit[\s-]+root|hypothesis|significance|statistical|goodness[\s-]+of[\s-]+fit|permutation|(?:one|two)[\s-]+(?:sample|sided|tailed)|paired)|(?<![\w'])[tzfTZF])[\s-]+test(?:s|ing)?\b|\bmultiple[\s-]+testing\b/gi;
+const STATISTICAL_TEST = /(?:\b(?:portmanteau|binomial|wald|likelihood[\s-]+ratio|chi[\s-]*squared?|normality|unit[\s-]+root|significance|statistical|goodness[\s-]+of[\s-]+fit|(?:one|two)[\s-]+(?:sample|sided|tailed))|(?<![\w'])[tzfTZF])[\s-]+test(?:s|ing)?\b|\bmultiple[\s-]+testing\b/gi;
 /** A test by its authors' names, capitalised ("the Ljung-Box test", "the Dickey-Fuller test"; not "end-to-end tests"). */
 const EPONYMOUS_TEST = /\b[A-Z][a-z]+-[A-Z][a-z]+[\s-]+tests?\b/g;
 
