@@ -1128,10 +1128,10 @@ const ABOUT_CHANGES = /\b(change ?logs?|changes? (?:file|notes?)|release notes?|
 /** A text about building, packaging, dependencies, tooling or settings: a project's config files are an answer then. */
 const ABOUT_PROJECT = /\b(config\w*|settings?|options?|build\w*|compil\w*|bundl\w*|dependenc\w*|deps?|depend\w*|packag\w*|install\w*|versions?|scripts?|lint\w*|ci|workflows?|pipelines?|tsconfig|eslint|prettier|vitest|jest|playwright|coverage|pyproject|setup|tox|publish\w*|releases?|npm|pip|yarn|pnpm|deno|bun|engines?|strict|target|module resolution|exports?|entry ?points?|licen[cs]\w*|contribut\w*|maintainers?|code of conduct|security polic\w*|vulnerabilit\w*|sponsor\w*|funding|authors?)\b/i;
 
-/** Text about another project's code kept in this one. */
 /** A text about the project's own tooling: its scripts are an answer then. */
 const ABOUT_TOOLING = /\b(scripts?|tool(?:s|ing)|releas\w*|publish\w*|bump\w*|ci|continuous integration|workflows?|maintainers?|sync\w*|generat\w*|benchmark\w*|automat\w*)\b/i;
 
+/** Text about another project's code kept in this one. */
 const ABOUT_VENDORED = /\b(vendor\w*|third[- ]party|bundled (?:copy|copies|librar\w*|dependenc\w*)|extern)\b/i;
 const LIVE = 1;
 const TEST = 2;
