@@ -3,7 +3,7 @@
  * path that is missing or a file, the answer alone on stdout, follow-ups with --conversation.
  */
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ROOT, SHARED_MODELS } from '../helpers/worker';
@@ -69,6 +69,20 @@ describe('askcode CLI messages (serve, index, ask)', function () {
     assert.equal(b.status, 0, b.stderr);
     assert.match(b.stderr, /searched as: .*`cartTotal`.*called/, b.stderr);
     assert.match(b.stdout, /^`checkout` in \[`src\/checkout\.ts:/, b.stdout);
+  });
+
+  it('ask piped into a reader that stops early (`| head`): it stops quietly with exit code 0, no stack trace', async () => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'ask', 'How is the cart total computed?', '--path', repo.dir], {
+      env: { ...process.env, ASKCODE_DATA_DIR: dataDir, ASKCODE_MODELS_DIR: SHARED_MODELS, ASKCODE_LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // The reader is gone before the answer comes: every write to stdout meets a closed pipe.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    assert.equal(code, 0, stderr);
+    assert.doesNotMatch(stderr, /EPIPE|Unhandled 'error' event|\n\s+at /, stderr);
   });
 
   it('ask on a folder never indexed: the built-in model embeds it first, so the answer is hybrid', () => {
