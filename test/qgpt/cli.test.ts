@@ -71,6 +71,14 @@ describe('askcode CLI messages (serve, index, ask)', function () {
     assert.match(b.stdout, /^`checkout` in \[`src\/checkout\.ts:/, b.stdout);
   });
 
+  it('ask --conversation with an id that does not exist: a clear error and exit code 3, no conversation made', () => {
+    const r = run('ask', 'and where is it called?', '--path', repo.dir, '--conversation', 'no-such-conversation');
+    assert.equal(r.status, 3, r.stderr);
+    assert.match(r.stderr, /conversation 'no-such-conversation' does not exist: leave out --conversation/);
+    assert.equal(r.stdout, '');
+    assert.ok(!fs.existsSync(path.join(dataDir, 'conversations', 'no-such-conversation.json')), 'no conversation file');
+  });
+
   it('ask piped into a reader that stops early (`| head`): it stops quietly with exit code 0, no stack trace', async () => {
     const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'ask', 'How is the cart total computed?', '--path', repo.dir], {
       env: { ...process.env, ASKCODE_DATA_DIR: dataDir, ASKCODE_MODELS_DIR: SHARED_MODELS, ASKCODE_LOG_LEVEL: 'warn' },

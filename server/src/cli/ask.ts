@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import { registerCommand } from './registry';
 import { parse, openCore, requireFolder, withProgress } from './common';
-import { invalid, AskcodeError } from '../core/errors';
+import { invalid, notFound, AskcodeError } from '../core/errors';
+import { Id } from '../protocol/schema';
 import { QgptStream, QgptStreamOutputNotification } from '../protocol/stream';
 import type { NotificationDef } from '../protocol/base';
 import type { QGPTStreamOutput, RelevantQGPTSeed } from '../protocol/wire';
@@ -46,6 +47,13 @@ registerCommand({
     const target = folder;
     const json = values.json ?? false;
     const core = await openCore({ dataDir: values['data-dir'], folders: [folder] });
+    // A mistyped id would start a new, empty conversation under it, and the follow-up would be
+    // answered without its history. (A malformed id is the stream's to refuse, by its schema.)
+    const asked = values.conversation;
+    if (asked && Id.safeParse(asked).success && !(await core.conversations.exists(asked))) {
+      await core.dispose();
+      throw notFound(`conversation '${asked}' does not exist: leave out --conversation to start a new one (each answer prints its conversation's id)`);
+    }
     // The lexical pass makes the folder searchable; unchanged files are skipped on the next run.
     // Then the embeddings, so the first answer is hybrid: the built-in model embeds a large tree in
     // seconds. A slower model is waited for at most EMBED_WAIT_MS; the answer then uses the vectors
