@@ -184,6 +184,8 @@ describe('the answer flow over the worker (follow-ups, extractive answers, notic
     // matchRoute's chunk calls matchPattern; the definition's own line is not what is quoted first.
     const firstExcerpt = /```\w*\n([\s\S]*?)```/.exec(text)?.[1] ?? text;
     assert.match(firstExcerpt, /matchPattern\(route\.pattern, path\)/, firstExcerpt);
+    // The answer names the function the call is in, not the definition that follows it in the chunk.
+    assert.match(text, /^`matchRoute` in /, text);
     const other = await ask('Where is `matchRoute` called?');
     assert.equal(citations(other.text)[0]?.[0], 'src/server/app.ts', other.text);
     assert.match(/```\w*\n([\s\S]*?)```/.exec(other.text)![1]!, /const handler = matchRoute\(routes/);

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { answerOrder, rankPlaces } from '../../server/src/qgpt/extractive';
+import { answerOrder, quotedSymbol, rankPlaces } from '../../server/src/qgpt/extractive';
 import { hintsRules } from '../../server/src/qgpt/hints';
 import type { Passage } from '../../server/src/qgpt/seeds';
 
@@ -68,6 +68,31 @@ describe('extractive answerer: matching question words to code', () => {
     const issue = 'Routes lack their subdomain\n\n```\n$ flask routes\n * Tip: it is no way to see the domain\nEndpoint  Methods  Rule\n```\n\nShould `routes_command` print it?';
     const [cli] = rankPlaces(issue, [passage(0, 'src/cli.py', 'def routes_command(sort, all_methods):\n    """Show all registered routes with endpoints and methods."""\n    domain = rule.subdomain\n    if rule is None:\n        return')]);
     assert.deepEqual(cli!.defines, ['routes_command'], 'the fenced words (`domain`, `is`, `Tip`) are no names the answer names');
+  });
+
+  it('a quote ends where the next definition starts, and is named by the code it is in, not by the definition after it', () => {
+    // mkdocs: `run` calls `path_to_url`; `_target_uri` follows in the same chunk and its header says "path" too.
+    const text = [
+      'class _RelativePathTreeprocessor(Treeprocessor):',
+      '    def run(self, root):',
+      '        for element in root.iter():',
+      '            url = element.get(key)',
+      '            if url is None:',
+      '                continue',
+      '            assert url is not None',
+      '            new_url = self.path_to_url(url)',
+      '            element.set(key, new_url)',
+      '',
+      '        return root',
+      '',
+      '    @classmethod',
+      '    def _target_uri(cls, src_path: str, dest_path: str) -> str:',
+      '        return posixpath.normpath(posixpath.join(src_path, dest_path))',
+    ].join('\n');
+    const [m] = rankPlaces('Where is `path_to_url` called?', [{ ...passage(0, 'mkdocs/structure/pages.py', text), symbol: '_RelativePathTreeprocessor › run, _target_uri' }]);
+    assert.ok(m!.quote.some((l) => l.includes('self.path_to_url(url)')), m!.quote.join('\n'));
+    assert.ok(!m!.quote.some((l) => /@classmethod|_target_uri/.test(l)), m!.quote.join('\n'));
+    assert.equal(quotedSymbol(m!), '_RelativePathTreeprocessor.run');
   });
 
   it('does not match unrelated words that only share a prefix', () => {

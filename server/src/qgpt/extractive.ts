@@ -110,8 +110,21 @@ export function quoteWindow(lines: string[], lineScores: number[]): { start: num
   let lastHit = best;
   for (let i = best; i < end; i++) if (lineScores[i]! > 0) lastHit = i;
   end = Math.min(end, Math.max(lastHit + 3, best + 6));
+  // The quote stops where the next definition starts (past the quote's own header: its
+  // decorators, comments and `def` line): what follows belongs to other code.
+  let body = best;
+  while (body < end - 1 && (NEXT_DEFINITION.test(lines[body]!) || /^\s*(?:#|\/\/|\/\*|\*|$)/.test(lines[body]!))) body++;
+  for (let i = body + 1; i < end; i++) {
+    if (NEXT_DEFINITION.test(lines[i]!)) {
+      end = i;
+      break;
+    }
+  }
   return { start: best, quote: trimEnd(lines.slice(best, end)) };
 }
+
+/** A line that starts a definition (or its decorator): Python, JS/TS, Go, Rust, Java-like classes. */
+const NEXT_DEFINITION = /^\s*(?:@\w|(?:async\s+)?def\s|(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s|(?:export\s+)?(?:default\s+)?(?:async\s+)?function\b|(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s|func\s)/;
 
 export function rankPlaces(query: string | QueryTerms, passages: Passage[]): PlaceMatch[] {
   const q = typeof query === 'string' ? queryTerms(query) : query;
@@ -266,8 +279,10 @@ function why(m: PlaceMatch): string {
 }
 
 /**
- * The symbol a quote shows: of a chunk's neighbours (`Outer › a, b`), the last one defined at or
- * before the quote's end, so the heading names the code quoted, not the chunk's first name.
+ * The symbol a quote shows: of a chunk's neighbours (`Outer › a, b`), the one its first line is in
+ * (the last defined at or before it), or the one it leads into when it starts on a decorator or a
+ * comment above a definition, or else the first defined in it; so the heading names the code
+ * quoted, not the chunk's first name, nor a definition that merely follows the quoted lines.
  */
 export function quotedSymbol(m: PlaceMatch): string | undefined {
   const sym = m.passage.symbol;
@@ -276,19 +291,26 @@ export function quotedSymbol(m: PlaceMatch): string | undefined {
   const names = (parts.at(-1) ?? '').split(/\s*,\s*/).filter(Boolean);
   if (names.length < 2) return displaySymbol(sym);
   const lines = m.passage.text.split(/\r?\n/);
-  const end = m.quoteStart + m.quote.length;
-  let pick = names[0]!;
+  const start = m.quoteStart;
+  const end = start + m.quote.length;
+  let enclosing: string | undefined;
   let at = -1;
+  let next: { name: string; line: number } | undefined;
   for (const n of names) {
     const re = definitionRes([n])[0]!;
     const i = lines.findIndex((l) => re.test(l));
-    if (i >= 0 && i < end && i > at) {
-      at = i;
-      pick = n;
-    }
+    if (i < 0) continue;
+    if (i <= start) {
+      if (i > at) [at, enclosing] = [i, n];
+    } else if (i < end && (!next || i < next.line)) next = { name: n, line: i };
   }
+  const leadsInto = next && lines.slice(start, next.line).every((l) => LEAD_IN.test(l));
+  const pick = (leadsInto || !enclosing ? next?.name : enclosing) ?? enclosing ?? names[0]!;
   return displaySymbol([...parts.slice(0, -1), pick].join(' › '));
 }
+
+/** A line that belongs to the definition after it: a decorator, an annotation, a comment, a blank. */
+const LEAD_IN = /^\s*(?:@|#|\/\/|\/\*|\*|$)/;
 
 export function placeHeading(m: PlaceMatch): string {
   const sym = quotedSymbol(m);
@@ -300,13 +322,18 @@ function words(list: string[]): string {
   return w.length <= 1 ? w.join('') : `${w.slice(0, -1).join(', ')} and ${w.at(-1)}`;
 }
 
-/** One sentence that says where it happens: the first cited place, named by its symbol. */
-export function leadSentence(cited: PlaceMatch[]): string {
+/**
+ * One sentence that says where it happens: the first cited place, named by its symbol. For "where
+ * is X called?" (`callOf`), a place whose quote calls X is named by the code the call is in.
+ */
+export function leadSentence(cited: PlaceMatch[], callOf: string | null = null): string {
   const [first, ...rest] = cited;
-  const sym = first.defines[0] ?? quotedSymbol(first);
+  const calls = !!callOf && new RegExp(`(?:\\.|\\b)${escapeRe(leafName(callOf))}\\s*\\(`).test(first.quote.join('\n'));
+  const sym = calls ? quotedSymbol(first) : (first.defines[0] ?? quotedSymbol(first));
   const where = sym ? `\`${sym}\` in ${placeLink(first.passage)}` : placeLink(first.passage);
   let s: string;
-  if (first.defines.length) s = `${where} defines it`;
+  if (calls) s = `${where} calls it`;
+  else if (first.defines.length) s = `${where} defines it`;
   else if (first.matched.length) s = `${where} is where this happens (it matches ${words(first.matched)})`;
   else s = `No place uses the words of the question; the closest is ${where}`;
   if (rest.length) s += `; see also ${rest.map((m) => { const n = quotedSymbol(m); return n ? `\`${n}\` (${placeLink(m.passage)})` : placeLink(m.passage); }).join(' and ')}`;
@@ -345,7 +372,7 @@ export function extractiveAnswer(query: string, passages: Passage[]): Extractive
   const ranked = rankPlaces(query, passages);
   const cited = citedPlaces(query, ranked);
   const excerpt = (m: PlaceMatch) => `${placeHeading({ ...m, passage: quotePassage(m) })}\n${fence(m.passage.language, dedent(m.quote).join('\n'))}`;
-  const full = `${leadSentence(cited)}\n\n${cited.map(excerpt).join('\n\n')}\n\n${sourcesBlock(ranked)}\n\n${NO_MODEL_LINE}`;
+  const full = `${leadSentence(cited, callSiteSymbol(query))}\n\n${cited.map(excerpt).join('\n\n')}\n\n${sourcesBlock(ranked)}\n\n${NO_MODEL_LINE}`;
   const best = Math.max(...cited.map((m) => m.score));
   const answers: QGPTQuestionAnswer[] = [{ score: best, text: full }];
   // The alternatives, best first (the order a client that lists them shows).
