@@ -93,6 +93,11 @@ describe('extractive answerer: matching question words to code', () => {
     assert.ok(m!.quote.some((l) => l.includes('self.path_to_url(url)')), m!.quote.join('\n'));
     assert.ok(!m!.quote.some((l) => /@classmethod|_target_uri/.test(l)), m!.quote.join('\n'));
     assert.equal(quotedSymbol(m!), '_RelativePathTreeprocessor.run');
+    // dask: a module's docstring quoted from a chunk that also holds a function is in no function.
+    const mod = ['"""', 'A threaded shared-memory scheduler', '', 'See local.py', '"""', 'import threading', 'import sys', '', 'CPU_COUNT = 4', 'main_thread = threading.current_thread()', '', 'def _thread_get_id():', '    return threading.current_thread().ident', ''].join('\n');
+    const [doc] = rankPlaces('Where is the threaded shared-memory scheduler?', [{ ...passage(0, 'dask/threaded.py', mod), symbol: '_thread_get_id' }]);
+    assert.equal(doc!.quoteStart, 0, doc!.quote.join('\n'));
+    assert.equal(quotedSymbol(doc!), undefined);
   });
 
   it('does not match unrelated words that only share a prefix', () => {

@@ -289,23 +289,29 @@ export function quotedSymbol(m: PlaceMatch): string | undefined {
   if (!sym) return undefined;
   const parts = sym.split(/\s*›\s*/);
   const names = (parts.at(-1) ?? '').split(/\s*,\s*/).filter(Boolean);
-  if (names.length < 2) return displaySymbol(sym);
+  if (!names.length) return displaySymbol(sym);
   const lines = m.passage.text.split(/\r?\n/);
   const start = m.quoteStart;
   const end = start + m.quote.length;
   let enclosing: string | undefined;
   let at = -1;
   let next: { name: string; line: number } | undefined;
+  let found = false;
   for (const n of names) {
     const re = definitionRes([n])[0]!;
     const i = lines.findIndex((l) => re.test(l));
     if (i < 0) continue;
+    found = true;
     if (i <= start) {
       if (i > at) [at, enclosing] = [i, n];
     } else if (i < end && (!next || i < next.line)) next = { name: n, line: i };
   }
+  // A chunk inside a definition (its header in an earlier chunk) goes by the chunk's names.
+  if (!found) return displaySymbol([...parts.slice(0, -1), names[0]!].join(' › '));
   const leadsInto = next && lines.slice(start, next.line).every((l) => LEAD_IN.test(l));
-  const pick = (leadsInto || !enclosing ? next?.name : enclosing) ?? enclosing ?? names[0]!;
+  const pick = leadsInto || !enclosing ? next?.name : enclosing;
+  // Quoted lines above every definition of the chunk (a module's docstring, its imports) are in none of them.
+  if (!pick) return parts.length > 1 ? displaySymbol(parts.slice(0, -1).join(' › ')) : undefined;
   return displaySymbol([...parts.slice(0, -1), pick].join(' › '));
 }
 
