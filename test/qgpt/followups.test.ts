@@ -39,6 +39,23 @@ describe('qgpt/reprompt and qgpt/hints over the worker', function () {
         assert.match(out.query, re);
       });
     });
+    it("a follow-up to an answer whose first place goes by no name (a document) is about that file, not the next place's name", async () => {
+      const history = [
+        msg('ASSISTANT', '[`docs/caching.md:1-20`](docs/caching.md#L1-L20) is where this happens (it matches “cache”); see also `put_result` ([`src/cache.py:1-10`](src/cache.py#L1-L10)).'),
+        msg('USER', 'How do I turn on the result cache?'),
+      ];
+      const out = await w.request(QgptReprompt, { query: 'Which file does that?', conversation: { iterable: history } });
+      assert.match(out.query, /about: How do I turn on the result cache.*`docs\/caching\.md`/, out.query);
+      assert.doesNotMatch(out.query, /put_result/, out.query);
+    });
+    it('a qualified method (`LikelihoodModel.fit`) is a name, not a file path', async () => {
+      const history = [
+        msg('ASSISTANT', '`LikelihoodModel.fit` in [`statsmodels/base/model.py:388-440`](statsmodels/base/model.py#L388-L440) is where this happens (it matches “fitted”).'),
+        msg('USER', 'How are models fitted?'),
+      ];
+      const out = await w.request(QgptReprompt, { query: 'Where is that implemented?', conversation: { iterable: history } });
+      assert.match(out.query, /^Where is `LikelihoodModel\.fit` implemented \(in `statsmodels\/base\/model\.py`\)\?$/, out.query);
+    });
     it('leaves a standalone question, or one with no history, as it is', async () => {
       const a = await w.request(QgptReprompt, { query: 'Where is `multiply` defined?', conversation: { iterable: [msg('USER', 'What does `add` do?')] } });
       assert.equal(a.query, 'Where is `multiply` defined?');

@@ -12,8 +12,10 @@ export interface Entities {
 }
 
 function isPathLike(s: string): boolean {
-  return /\//.test(s) || /\.[a-z]{1,5}(?::\d+(?:-\d+)?)?$/.test(s);
+  // A file's extension, not any dotted name: `LikelihoodModel.fit` and `DisplayHook.quiet` are methods.
+  return /\//.test(s) || FILE_EXT_RE.test(s);
 }
+const FILE_EXT_RE = /\.(?:ts|tsx|js|jsx|mjs|cjs|mts|cts|py|pyi|rs|go|java|kt|rb|php|c|cc|cpp|h|hpp|cs|swift|scala|md|mdx|rst|txt|json|ya?ml|toml|cfg|ini|html|css|scss|vue|svelte|sh|lock)(?::\d+(?:-\d+)?)?$/;
 
 /** Paths and symbols a message names, in order of appearance. */
 export function entitiesOf(text: string): Entities {
@@ -125,7 +127,11 @@ export function repromptRules(query: string, history: QGPTConversationMessage[],
     return wantsFile ? `the file ${code(target)}` : `the ${noun.toLowerCase()} ${code(target)}`;
   });
   if (resolved || !isFollowUp(q)) return q;
-  const subject = symbols[0];
+  // An answer whose first place goes by no name (a module's docstring, a document) names a file
+  // before any symbol: the follow-up is about that file, not about the next place's name.
+  const text = lastAnswer?.text ?? '';
+  const pathFirst = !userSymbols.length && fromAnswer.paths.length > 0 && (!answerSymbols.length || text.indexOf(fromAnswer.paths[0]!) < text.indexOf(answerSymbols[0]!));
+  const subject = pathFirst ? undefined : symbols[0];
   const fromTheAnswer = subject !== undefined && !userSymbols.includes(subject);
   if (subject) {
     let replaced = false;
