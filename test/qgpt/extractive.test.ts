@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { answerOrder, quotedSymbol, rankPlaces } from '../../server/src/qgpt/extractive';
 import { hintsRules } from '../../server/src/qgpt/hints';
+import { isQuotedProse } from '../../server/src/qgpt/terms';
 import type { Passage } from '../../server/src/qgpt/seeds';
 
 const passage = (index: number, path: string, text: string): Passage => ({ index, path, startLine: 1, text, language: 'ts', entry: {} });
@@ -98,6 +99,15 @@ describe('extractive answerer: matching question words to code', () => {
     const [doc] = rankPlaces('Where is the threaded shared-memory scheduler?', [{ ...passage(0, 'dask/threaded.py', mod), symbol: '_thread_get_id' }]);
     assert.equal(doc!.quoteStart, 0, doc!.quote.join('\n'));
     assert.equal(quotedSymbol(doc!), undefined);
+  });
+
+  it('a quoted message (`Failed to fetch dynamically imported module`) is words, not names a place defines; a code span of code still names', () => {
+    const doc = { ...passage(0, 'docs/guide/troubleshooting.md', '## `Failed to fetch dynamically imported module` error\n\nThis error occurs in several cases: a version skew, a poor network.'), language: 'markdown', symbol: '`Failed to fetch dynamically imported module` error' };
+    const [m] = rankPlaces('What causes the `Failed to fetch dynamically imported module` error in a Vite app?', [doc]);
+    assert.deepEqual(m!.defines, [], 'the message names nothing the page defines');
+    assert.ok(m!.matched.includes('dynamically'), m!.matched.join(', '));
+    assert.equal(isQuotedProse('Failed to fetch dynamically imported module'), true);
+    for (const code of ['app.route("/x")', 'foo(bar, baz)', 'max_line_length = 100', 'parseConfig', 'npm run build']) assert.equal(isQuotedProse(code), code === 'npm run build', code);
   });
 
   it('does not match unrelated words that only share a prefix', () => {

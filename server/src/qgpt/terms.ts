@@ -82,6 +82,12 @@ export function textTerms(text: string): Set<string> {
   return out;
 }
 
+/** Words in a code span, not code: three or more plain words and nothing of code's punctuation or names. */
+export function isQuotedProse(span: string): boolean {
+  const words = span.trim().split(/\s+/);
+  return words.length >= 3 && !/[()[\]{}=<>_$.:;/\\]/.test(span) && words.every((w) => /^[A-Za-z][a-z]*[,!?']?[a-z]*$/.test(w));
+}
+
 export function queryTerms(query: string): QueryTerms {
   const weights = new Map<string, number>();
   const display = new Map<string, string>();
@@ -95,6 +101,8 @@ export function queryTerms(query: string): QueryTerms {
   const quoted = new Set<string>();
   // A code span of one line, not a fenced block: a pasted issue's output is no list of names.
   for (const m of query.matchAll(/(?<!`)`([^`\n]+)`(?!`)/g)) {
+    // A quoted message ("`Failed to fetch dynamically imported module`") is words, not names.
+    if (isQuotedProse(m[1]!)) continue;
     for (const id of m[1].matchAll(IDENT_RE)) quoted.add(id[0]);
   }
   for (const m of query.matchAll(/([A-Za-z_$][A-Za-z0-9_$.]*)\(\)/g)) quoted.add(m[1]);
