@@ -25,19 +25,20 @@ describe('declarations, translation catalogs, project settings and vendored code
   });
 
   it('knows Java, C# and Kotlin files of interfaces only by their declarations', () => {
+    const interfaceOnly = (language: string, texts: string[]) => isInterfaceOnly(language, texts.map((text) => ({ text })));
     const javaInterface = '/** Creates instances of a type that has no no-args constructor. */\npublic interface InstanceCreator<T> {\n  /** Creates a new instance of the class. */\n  T createInstance(Type type);\n}\n';
-    assert.ok(isInterfaceOnly('java', [javaInterface]));
-    assert.ok(isInterfaceOnly('java', ['@FunctionalInterface\npublic interface ExclusionStrategy {\n  boolean shouldSkipField(FieldAttributes f);\n}\n']));
-    assert.ok(isInterfaceOnly('csharp', ['namespace Serilog.Core;\n\n/// A destination for log events.\npublic interface ILogEventSink\n{\n    void Emit(LogEvent logEvent);\n}\n']));
-    assert.ok(isInterfaceOnly('kotlin', ['fun interface Handler {\n    fun handle(call: Call)\n}\n']));
+    assert.ok(interfaceOnly('java', [javaInterface]));
+    assert.ok(interfaceOnly('java', ['@FunctionalInterface\npublic interface ExclusionStrategy {\n  boolean shouldSkipField(FieldAttributes f);\n}\n']));
+    assert.ok(interfaceOnly('csharp', ['namespace Serilog.Core;\n\n/// A destination for log events.\npublic interface ILogEventSink\n{\n    void Emit(LogEvent logEvent);\n}\n']));
+    assert.ok(interfaceOnly('kotlin', ['fun interface Handler {\n    fun handle(call: Call)\n}\n']));
     // A class (or enum, record) beside its interface is where things happen; other languages have their own rules.
-    assert.ok(!isInterfaceOnly('java', [javaInterface + 'final class DefaultCreator implements InstanceCreator<Object> {\n  public Object createInstance(Type type) { return null; }\n}\n']));
-    assert.ok(!isInterfaceOnly('java', ['public final class ConstructorConstructor {\n  /** Each interface of the type is checked. */\n  interface Probe { }\n}\n']));
+    assert.ok(!interfaceOnly('java', [javaInterface + 'final class DefaultCreator implements InstanceCreator<Object> {\n  public Object createInstance(Type type) { return null; }\n}\n']));
+    assert.ok(!interfaceOnly('java', ['public final class ConstructorConstructor {\n  /** Each interface of the type is checked. */\n  interface Probe { }\n}\n']));
     // Chunk by chunk: a class in another chunk of the file counts the same.
-    assert.ok(!isInterfaceOnly('java', [javaInterface, 'final class DefaultCreator implements InstanceCreator<Object> {\n}\n']));
-    assert.ok(!isInterfaceOnly('csharp', ['public sealed class Logger : ILogger\n{\n}\npublic interface ILogger { }\n']));
-    assert.ok(!isInterfaceOnly('typescript', ['export interface Env {\n  Bindings: object\n}\n']));
-    assert.ok(!isInterfaceOnly('java', ['/** The interface of the parser is described here. */\npublic class Parser {\n}\n']));
+    assert.ok(!interfaceOnly('java', [javaInterface, 'final class DefaultCreator implements InstanceCreator<Object> {\n}\n']));
+    assert.ok(!interfaceOnly('csharp', ['public sealed class Logger : ILogger\n{\n}\npublic interface ILogger { }\n']));
+    assert.ok(!interfaceOnly('typescript', ['export interface Env {\n  Bindings: object\n}\n']));
+    assert.ok(!interfaceOnly('java', ['/** The interface of the parser is described here. */\npublic class Parser {\n}\n']));
   });
 
   it('knows translation catalogs by their paths', () => {

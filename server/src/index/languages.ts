@@ -130,14 +130,14 @@ const TYPE_WITH_BODY = /^[ \t]*(?:(?:public|internal|private|protected|sealed|ab
 const INTERFACE_LANGUAGES = new Set(['java', 'csharp', 'kotlin']);
 
 /**
- * A Java, C# or Kotlin file (its chunks' texts) that declares interfaces and no class, enum, record or struct
+ * A Java, C# or Kotlin file (by its chunks) that declares interfaces and no class, enum, record or struct
  * (gson's `InstanceCreator.java`, `ExclusionStrategy.java`): its documentation says what the
  * implementations do, in the words of a question, but nothing happens there.
  */
-export function isInterfaceOnly(language: string, texts: readonly string[]): boolean {
+export function isInterfaceOnly(language: string, chunks: readonly { text: string }[]): boolean {
   // The language first: the index asks this of every code file it adds.
   if (!INTERFACE_LANGUAGES.has(language)) return false;
-  return texts.some((t) => INTERFACE_DECL.test(t)) && !texts.some((t) => TYPE_WITH_BODY.test(t));
+  return chunks.some((c) => INTERFACE_DECL.test(c.text)) && !chunks.some((c) => TYPE_WITH_BODY.test(c.text));
 }
 
 const CATALOG_PATH = /(^|\/)LC_MESSAGES\/|\.pot?$/i;

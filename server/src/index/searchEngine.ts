@@ -291,7 +291,7 @@ export class SearchEngine {
   private readonly chunkFile: number[] = [];
   private readonly files = new Map<string, FileEntry>();
   private readonly fileByDoc: (FileEntry | null)[] = [];
-  /** Per file doc: LIVE, TEST, EXAMPLE, CODE, CHANGELOG, DECLARATION, CATALOG, PROJECT, VENDORED, INTERFACE bits (read in the ranking's per-file loops). */
+  /** Per file doc: LIVE, TEST, EXAMPLE, CODE, CHANGELOG, DECLARATION, CATALOG, PROJECT, VENDORED, INTERFACE, TOOLING bits (read in the ranking's per-file loops). */
   private fileFlags = new Uint16Array(0);
   private readonly byId = new Map<string, number>();
   private readonly companions = new Companions();
@@ -537,7 +537,7 @@ export class SearchEngine {
       next.set(this.fileFlags);
       this.fileFlags = next;
     }
-    this.fileFlags[fileDoc] = LIVE | (entry.test ? TEST : 0) | (entry.example ? EXAMPLE : 0) | (entry.code ? CODE : 0) | (entry.changelog ? CHANGELOG : 0) | (isDeclarationPath(rel) ? DECLARATION : 0) | (entry.code && isInterfaceOnly(chunks[0]!.language, chunks.map((c) => c.text)) ? INTERFACE : 0) | (isCatalogPath(rel) ? CATALOG : 0) | (isProjectConfigPath(rel) ? PROJECT : 0) | (isVendoredPath(rel) ? VENDORED : 0) | (isToolingPath(rel) ? TOOLING : 0);
+    this.fileFlags[fileDoc] = LIVE | (entry.test ? TEST : 0) | (entry.example ? EXAMPLE : 0) | (entry.code ? CODE : 0) | (entry.changelog ? CHANGELOG : 0) | (isDeclarationPath(rel) ? DECLARATION : 0) | (entry.code && isInterfaceOnly(chunks[0]!.language, chunks) ? INTERFACE : 0) | (isCatalogPath(rel) ? CATALOG : 0) | (isProjectConfigPath(rel) ? PROJECT : 0) | (isVendoredPath(rel) ? VENDORED : 0) | (isToolingPath(rel) ? TOOLING : 0);
     this.files.set(key, entry);
     const code = entry.code && !entry.test;
     this.companions.add(key, rel, entry.test, code ? chunks.flatMap((c) => declaredIds(c.text)) : []);

@@ -113,7 +113,7 @@ export function quoteWindow(lines: string[], lineScores: number[]): { start: num
   // The quote stops where the next definition starts (past the quote's own header: its
   // decorators, comments and `def` line): what follows belongs to other code.
   let body = best;
-  while (body < end - 1 && (NEXT_DEFINITION.test(lines[body]!) || /^\s*(?:#|\/\/|\/\*|\*|$)/.test(lines[body]!))) body++;
+  while (body < end - 1 && (NEXT_DEFINITION.test(lines[body]!) || LEAD_IN.test(lines[body]!))) body++;
   for (let i = body + 1; i < end; i++) {
     if (NEXT_DEFINITION.test(lines[i]!)) {
       end = i;
@@ -121,6 +121,14 @@ export function quoteWindow(lines: string[], lineScores: number[]): { start: num
     }
   }
   return { start: best, quote: trimEnd(lines.slice(best, end)) };
+}
+
+/** A line that belongs to the definition after it: a decorator, an annotation, a comment, a blank. */
+const LEAD_IN = /^\s*(?:@|#|\/\/|\/\*|\*|$)/;
+
+/** A call of `symbol` (`name(` or `.name(`, by its last part). */
+function callPattern(symbol: string): RegExp {
+  return new RegExp(`(?:\\.|\\b)${escapeRe(leafName(symbol))}\\s*\\(`);
 }
 
 /** A line that starts a definition (or its decorator): Python, JS/TS, Go, Rust, Java-like classes. */
@@ -132,8 +140,7 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
   const defs = definitionRes(q.symbols);
   // "Where is X called?": the lines that call X are what to quote, not X's own definition.
   const callOf = typeof query === 'string' ? callSiteSymbol(query) : null;
-  const leaf = callOf ? escapeRe(leafName(callOf)) : '';
-  const callRe = callOf ? new RegExp(`(?:\\.|\\b)${leaf}\\s*\\(`) : null;
+  const callRe = callOf ? callPattern(callOf) : null;
   const defRe = callOf ? definitionRes([callOf])[0]! : null;
   const out: PlaceMatch[] = [];
   for (const p of passages) {
@@ -315,9 +322,6 @@ export function quotedSymbol(m: PlaceMatch): string | undefined {
   return displaySymbol([...parts.slice(0, -1), pick].join(' › '));
 }
 
-/** A line that belongs to the definition after it: a decorator, an annotation, a comment, a blank. */
-const LEAD_IN = /^\s*(?:@|#|\/\/|\/\*|\*|$)/;
-
 export function placeHeading(m: PlaceMatch): string {
   const sym = quotedSymbol(m);
   return `${placeLink(m.passage)}${sym ? ` · \`${sym}\`` : ''}`;
@@ -334,7 +338,7 @@ function words(list: string[]): string {
  */
 export function leadSentence(cited: PlaceMatch[], callOf: string | null = null): string {
   const [first, ...rest] = cited;
-  const calls = !!callOf && new RegExp(`(?:\\.|\\b)${escapeRe(leafName(callOf))}\\s*\\(`).test(first.quote.join('\n'));
+  const calls = !!callOf && callPattern(callOf).test(first.quote.join('\n'));
   const sym = calls ? quotedSymbol(first) : (first.defines[0] ?? quotedSymbol(first));
   const where = sym ? `\`${sym}\` in ${placeLink(first.passage)}` : placeLink(first.passage);
   let s: string;

@@ -27,11 +27,7 @@ export function entitiesOf(text: string): Entities {
   }
   const outside = text.replace(CODE_SPAN_RE, (s) => ' '.repeat(s.length));
   for (const m of outside.matchAll(CALL_RE)) found.push({ at: m.index!, kind: 'symbol', value: m[1] });
-  for (const m of outside.matchAll(PATH_RE)) {
-    if (m[0].includes('/') || /\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|c|cc|cpp|h|hpp|cs|swift|md|rst|json|ya?ml|toml)(?::|$)/.test(m[0])) {
-      found.push({ at: m.index!, kind: 'path', value: m[0].replace(/:\d+(?:-\d+)?$/, '') });
-    }
-  }
+  for (const m of outside.matchAll(PATH_RE)) if (isPathLike(m[0])) found.push({ at: m.index!, kind: 'path', value: m[0].replace(/:\d+(?:-\d+)?$/, '') });
   for (const m of outside.matchAll(IDENT_RE)) if (!m[0].includes('/')) found.push({ at: m.index!, kind: 'symbol', value: m[0] });
   found.sort((a, b) => a.at - b.at);
   const paths: string[] = [];
