@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { answerOrder, quotedSymbol, rankPlaces } from '../../server/src/qgpt/extractive';
+import { answerOrder, nameCoverage, quotedSymbol, rankPlaces } from '../../server/src/qgpt/extractive';
 import { hintsRules } from '../../server/src/qgpt/hints';
-import { isQuotedProse } from '../../server/src/qgpt/terms';
+import { isQuotedProse, queryTerms } from '../../server/src/qgpt/terms';
 import type { Passage } from '../../server/src/qgpt/seeds';
 
 const passage = (index: number, path: string, text: string): Passage => ({ index, path, startLine: 1, text, language: 'ts', entry: {} });
@@ -161,6 +161,51 @@ describe('extractive answerer: the order of the places', () => {
     assert.equal(first('How does the server shut down gracefully?'), 'axum/src/serve/mod.rs');
     assert.equal(first('Is there an example of a server that shuts down gracefully?'), 'examples/graceful-shutdown/src/main.rs');
     assert.equal(first('Which test checks that the server shuts down gracefully?'), 'integration/server-shutdown-test.ts');
+  });
+
+  it('cites the definition the question names in its words before a docstring that repeats them (flask: "where is the request context pushed?")', () => {
+    const ps: Passage[] = [
+      {
+        ...passage(0, 'src/flask/app.py', [
+          'def app_context(self) -> AppContext:',
+          '    """Create an AppContext. An application context is automatically pushed by',
+          '    RequestContext.push() when handling a request. The request context is pushed',
+          '    for you; use this to push a context outside of a request."""',
+          '    return AppContext(self)',
+          '',
+          'def request_context(self, environ: WSGIEnvironment) -> RequestContext:',
+          '    """Create a RequestContext representing a WSGI environment."""',
+          '    return RequestContext(self, environ)',
+        ].join('\n')),
+        language: 'python', symbol: 'Flask › app_context, request_context', retrieval: 0.95,
+      },
+      {
+        ...passage(1, 'src/flask/ctx.py', [
+          'def copy(self) -> RequestContext:',
+          '    return self.__class__(self.app, environ=self.request.environ, request=self.request)',
+          '',
+          'def push(self) -> None:',
+          '    # Before the request context is pushed, an app context is pushed too.',
+          '    app_ctx = self.app.app_context()',
+          '    app_ctx.push()',
+          '    _cv_request.set(self)',
+        ].join('\n')),
+        language: 'python', symbol: 'RequestContext › copy, push', retrieval: 0.9,
+      },
+    ];
+    const { order } = answerOrder('where is the request context pushed?', ps);
+    assert.equal(ps[order[0]!]!.path, 'src/flask/ctx.py', order.map((i) => ps[i]!.symbol).join(' | '));
+  });
+
+  it("a definition's name counts when it spells two of the question's words or more, by word or stem", () => {
+    const cover = (q: string, symbol: string) => {
+      const t = queryTerms(q);
+      return nameCoverage(t, symbol, [...t.weights.values()].reduce((a, b) => a + b, 0));
+    };
+    assert.equal(cover('where is the request context pushed?', 'RequestContext › copy, push'), 1);
+    assert.ok(Math.abs(cover('where is the request context pushed?', 'Flask › app_context, request_context') - 2 / 3) < 1e-9);
+    assert.equal(cover('where is the 404 response produced?', 'RouterRoute, HandlerResponse, Handler'), 0, 'one word of the question');
+    assert.equal(cover('where is the request context pushed?', undefined as unknown as string), 0);
   });
 
   it('among the best files, the words of the question still choose', () => {
