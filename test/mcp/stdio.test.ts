@@ -91,3 +91,51 @@ describe('MCP over stdio: askcode mcp with the SDK client', function () {
     assert.equal(r.stdout, '');
   });
 });
+
+describe('MCP over stdio: a tool called while the folder is first indexed', function () {
+  this.timeout(120_000);
+  let root: string;
+
+  before(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'askcode-mcp-early-'));
+    const repo = path.join(root, 'repo');
+    // Enough files that the first index takes a while: the client calls before it is done.
+    for (let i = 0; i < FILLER_FILES; i++) {
+      const dir = path.join(repo, 'pkg', `m${Math.floor(i / 100)}`);
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, `mod${i}.py`), `class Widget${i}:\n    """Widget ${i} draws part ${i} of the page."""\n\n    def draw_${i}(self, canvas):\n        return canvas.rect(${i}, ${i})\n`);
+    }
+    fs.writeFileSync(path.join(repo, 'pkg', 'needle.py'), 'class Needle:\n    def find_me(self):\n        """The one definition the agent asks for."""\n        return 42\n');
+  });
+
+  after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('waits for the index (reporting progress) instead of answering "no definition" from a half-built one', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [path.join(ROOT, 'dist', 'cli.js'), 'mcp', path.join(root, 'repo'), '--data-dir', path.join(root, 'data')],
+      env: { ...process.env, ASKCODE_MODELS_DIR: SHARED_MODELS } as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'askcode-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const progress: string[] = [];
+      const r = (await client.callTool(
+        { name: 'find_symbol', arguments: { name: 'Needle.find_me' } },
+        { onprogress: (p) => progress.push(p.message ?? '') },
+      )) as Awaited<ReturnType<typeof call>>;
+      assert.ok(!r.isError, textOf(r));
+      assert.match(textOf(r), /method Needle\.find_me — pkg\/needle\.py:2-4/);
+      assert.ok(progress.length >= 1, 'the call came while the folder was being indexed, and said so');
+      assert.match(progress[0]!, /^indexing the served folders/);
+      assert.equal(r.structuredContent?.note, undefined, 'answered from the whole index');
+      const s = await call(client, 'search_code', { query: 'the one definition the agent asks for', limit: 1 });
+      assert.match(textOf(s), /pkg\/needle\.py/);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+const FILLER_FILES = 3000;

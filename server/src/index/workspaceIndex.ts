@@ -23,6 +23,10 @@ import { Retriever, type Space } from './retriever';
 export type { Space } from './retriever';
 export type { AssetSource } from './assets';
 
+/** How long {@link WorkspaceIndex.whenReady} takes an index that has not started as one that will not. */
+const IDLE_GRACE_MS = 1_500;
+const READY_POLL_MS = 200;
+
 /**
  * The workspace index, a facade over its parts (see README.md): the catalog of folders and files,
  * the indexer (queue, file events, pause), the embedding queue, saved assets, progress and the
@@ -100,6 +104,27 @@ export class WorkspaceIndex implements RetrieverContract {
   async whenIdle(): Promise<void> {
     await this.indexer.whenIdle(() => this.embeddings.run);
     await this.symbolsReady();
+  }
+
+  /**
+   * Waits, at most `maxMs`, until the index has caught up with the folders: state ready (the
+   * lexical pass and its embeddings done), paused or failed, or idle with nothing started within
+   * a moment of opening (a face that does not index). For callers that start answering as soon
+   * as they start (an MCP client calling a tool right after launching `askcode mcp`), so that an
+   * index half built does not answer "no definition named X". True when caught up; false when
+   * `maxMs` passed or `signal` aborted first. `onWait` sees the progress every poll while waiting.
+   */
+  async whenReady(maxMs: number, signal?: AbortSignal, onWait?: (p: IndexProgress) => void): Promise<boolean> {
+    await this.ctx.opened;
+    const t0 = Date.now();
+    for (;;) {
+      const st = this.status();
+      if (st.state === 'ready' || st.state === 'paused' || st.state === 'error') return true;
+      if (st.state === 'idle' && (!this.catalog.workspaceFolders.length || Date.now() - t0 >= IDLE_GRACE_MS)) return true;
+      if (Date.now() - t0 >= maxMs || signal?.aborted) return false;
+      onWait?.(st);
+      await new Promise((r) => setTimeout(r, READY_POLL_MS));
+    }
   }
 
   /** Embeds what is pending now (the index does this by itself after each lexical pass). */

@@ -11,10 +11,19 @@ import { AskcodeError, invalid, notFound, toAskcodeError } from '../core/errors'
 import { QgptRelevance, QgptPersonsRelated } from '../protocol/qgpt';
 import { CodeRead, SymbolsFind, SymbolsReferences, type SymbolKind } from '../protocol/symbols';
 import { isWithin, locate } from '../core/safePath';
-import { askQuestion, askText } from './ask';
+import { askQuestion, askText, type Progress } from './ask';
 import { cite, fence, relativeTo, result, snippetLine, snippetOf, toolError, type Snippet } from './render';
 
 const SYMBOL_KINDS = ['class', 'interface', 'type', 'enum', 'function', 'method', 'constant', 'variable', 'module'] as const satisfies readonly SymbolKind[];
+
+/**
+ * How long a tool that reads the index waits for it to catch up with the folders (the first
+ * index of a folder just opened) before answering from what is indexed so far, with a note.
+ */
+const INDEX_WAIT_MS = 20_000;
+
+/** Set when a result came from an index still being built. */
+const noteSchema = z.string().optional();
 
 const pathArg = z.string().min(1).max(4096);
 const line = z.number().int().min(1);
@@ -78,6 +87,22 @@ export function createMcpServer(core: Core, opts: McpFaceOptions): McpServer {
     throw notFound(`${field}: no file or folder '${p}' in the served folders`, field);
   };
 
+  /**
+   * The index caught up first (at most INDEX_WAIT_MS, reported as progress): a client calls its
+   * tools as soon as it has started `askcode mcp`, while the folders are still being indexed.
+   * Returns a note for the result when it had to answer from part of the index.
+   */
+  const caughtUp = async (ctx: ServerContext, progress: Progress | undefined): Promise<string | undefined> => {
+    let last = '';
+    const done = await core.index.whenReady(INDEX_WAIT_MS, ctx.mcpReq.signal, (st) => {
+      const m = st.filesTotal ? `indexing the served folders: ${st.files} of ${st.filesTotal} files` : 'indexing the served folders';
+      if (m !== last) progress?.((last = m));
+    });
+    if (done) return undefined;
+    const st = core.index.status();
+    return `askcode is still indexing the served folders (${st.files} of ${st.filesTotal} files, ${st.embedded} of ${st.chunks} chunks embedded): this comes from what is indexed so far; call again in a moment for all of it.`;
+  };
+
   server.registerTool(
     'search_code',
     {
@@ -92,12 +117,13 @@ export function createMcpServer(core: Core, opts: McpFaceOptions): McpServer {
         paths: z.array(pathArg).min(1).max(100).optional().describe('Files or folders to search within (relative to a served folder, or absolute inside one). Default: everything served'),
         limit: z.number().int().min(1).max(50).optional().describe('How many snippets to return (default 8)'),
       }),
-      outputSchema: z.object({ query: z.string(), results: z.array(snippetSchema.extend({ text: z.string() })) }),
+      outputSchema: z.object({ query: z.string(), results: z.array(snippetSchema.extend({ text: z.string() })), note: noteSchema }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ query, paths, limit }, ctx) =>
       run(async () => {
         const abs = paths ? await Promise.all(paths.map((p, i) => inside(p, `paths[${i}]`))) : undefined;
+        const note = await caughtUp(ctx, progressOf(ctx));
         const out = await core.service.request(
           QgptRelevance,
           abs ? { query, paths: abs } : { query, options: { database: true } },
@@ -107,7 +133,7 @@ export function createMcpServer(core: Core, opts: McpFaceOptions): McpServer {
         const text = results.length
           ? results.map((s, i) => `${snippetLine(s, i)}\n${fence(s.text, s.language)}`).join('\n\n')
           : `No snippet matches "${query}" in the served folders${abs ? ' under the given paths' : ''}.`;
-        return result(text, { query, results });
+        return result(withNote(text, note), { query, results, ...(note ? { note } : {}) });
       }),
   );
 
@@ -141,7 +167,10 @@ export function createMcpServer(core: Core, opts: McpFaceOptions): McpServer {
     },
     (args, ctx) =>
       run(async () => {
-        const out = await askQuestion(core, args, ctx.mcpReq.signal, progressOf(ctx));
+        const progress = progressOf(ctx);
+        const note = await caughtUp(ctx, progress);
+        const out = await askQuestion(core, args, ctx.mcpReq.signal, progress);
+        if (note) out.notices.unshift(note);
         return result(askText(out), { ...out });
       }),
   );
@@ -164,11 +193,13 @@ export function createMcpServer(core: Core, opts: McpFaceOptions): McpServer {
         definitions: z.array(
           z.object({ name: z.string(), qualifiedName: z.string(), kind: z.string(), path: z.string(), startLine: z.number(), endLine: z.number(), language: z.string(), signature: z.string().optional() }),
         ),
+        note: noteSchema,
       }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ name, kind, limit }, ctx) =>
       run(async () => {
+        const note = await caughtUp(ctx, progressOf(ctx));
         const out = await core.service.request(SymbolsFind, { name, ...(kind ? { kind } : {}), limit: limit ?? 20 }, { signal: ctx.mcpReq.signal, connection: 'mcp', origin: 'mcp' });
         const definitions = out.definitions.map((d) => ({
           name: d.name,
@@ -183,7 +214,7 @@ export function createMcpServer(core: Core, opts: McpFaceOptions): McpServer {
         const text = definitions.length
           ? definitions.map((d) => `${d.kind} ${d.qualifiedName} — ${cite(d.path, d.startLine, d.endLine)}${d.signature ? `\n    ${d.signature}` : ''}`).join('\n')
           : `No definition named "${name}"${kind ? ` of kind ${kind}` : ''} in the served folders. Try search_code, or a shorter name.`;
-        return result(text, { definitions });
+        return result(withNote(text, note), { definitions, ...(note ? { note } : {}) });
       }),
   );
 
@@ -204,11 +235,13 @@ export function createMcpServer(core: Core, opts: McpFaceOptions): McpServer {
         references: z.array(
           z.object({ name: z.string(), kind: z.string(), path: z.string(), startLine: z.number(), endLine: z.number(), text: z.string(), enclosing: z.string().optional() }),
         ),
+        note: noteSchema,
       }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ name, callsOnly, limit }, ctx) =>
       run(async () => {
+        const note = await caughtUp(ctx, progressOf(ctx));
         const out = await core.service.request(
           SymbolsReferences,
           { name, ...(callsOnly !== undefined ? { callsOnly } : {}), limit: limit ?? 50 },
@@ -226,7 +259,7 @@ export function createMcpServer(core: Core, opts: McpFaceOptions): McpServer {
         const text = references.length
           ? references.map((r) => `${cite(r.path, r.startLine, r.endLine)} ${r.kind}${r.enclosing ? ` in ${r.enclosing}` : ''}: ${r.text}`).join('\n')
           : `No reference to "${name}" in the served folders.`;
-        return result(text, { references });
+        return result(withNote(text, note), { references, ...(note ? { note } : {}) });
       }),
   );
 
@@ -319,6 +352,10 @@ export function createMcpServer(core: Core, opts: McpFaceOptions): McpServer {
   );
 
   return server;
+}
+
+function withNote(text: string, note: string | undefined): string {
+  return note ? `${text}\n\nNote: ${note}` : text;
 }
 
 /** MCP progress for this call, when the client sent a progressToken (`progress` must grow with each one). */

@@ -1,0 +1,59 @@
+/**
+ * WorkspaceIndex.whenReady: what a face that answers as soon as it starts (the MCP server) waits
+ * on — the real core over a repository written here, indexed in the background.
+ */
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createCore, type Core } from '../../server/src/core/core';
+import { silentLogger } from '../../server/src/core/logger';
+import type { IndexProgress } from '../../server/src/protocol/workspace';
+import { tempDir } from '../models/fixtures';
+import { fileWriter } from '../helpers/files';
+
+describe('index: whenReady, the first index waited for', function () {
+  this.timeout(120_000);
+  let root = '';
+  let core: Core | undefined;
+  const open = async (data: string, autoIndex: boolean) => {
+    await core?.dispose();
+    core = await createCore({ dataDir: path.join(root, data), modelsDir: path.join(root, 'no-models'), folders: [path.join(root, 'repo')], log: silentLogger, autoIndex });
+    return core;
+  };
+
+  before(() => {
+    root = tempDir('askcode-ready-');
+    const write = fileWriter(path.join(root, 'repo'));
+    for (let i = 0; i < 1500; i++) write(`pkg/m${Math.floor(i / 100)}/mod${i}.py`, `def part_${i}(page):\n    """Draws part ${i} of the page."""\n    return page.rect(${i})\n`);
+  });
+  after(async () => {
+    await core?.dispose();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('is false while the folder is being indexed and maxMs runs out, then true once it is ready, reporting progress meanwhile', async () => {
+    const c = await open('data', true);
+    assert.equal(await c.index.whenReady(1), false, 'still indexing after 1 ms');
+    const seen: IndexProgress[] = [];
+    assert.equal(await c.index.whenReady(60_000, undefined, (p) => seen.push(p)), true);
+    assert.ok(seen.length >= 1 && seen.every((p) => p.state === 'indexing' || p.state === 'idle'), JSON.stringify(seen.at(-1)));
+    const st = c.index.status();
+    assert.equal(st.state, 'ready');
+    assert.equal(st.files, 1500);
+    assert.equal((await c.index.findSymbols('part_1499')).length, 1, 'everything is searchable');
+  });
+
+  it('does not wait out maxMs for an index nobody starts, nor once the caller has gone', async () => {
+    const c = await open('data2', false);
+    const t0 = Date.now();
+    assert.equal(await c.index.whenReady(60_000), true);
+    assert.ok(Date.now() - t0 < 10_000, `${Date.now() - t0} ms`);
+    assert.equal(c.index.status().state, 'idle');
+    const c2 = await open('data3', true);
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 50);
+    const t1 = Date.now();
+    assert.equal(await c2.index.whenReady(60_000, ac.signal), false);
+    assert.ok(Date.now() - t1 < 10_000);
+  });
+});
