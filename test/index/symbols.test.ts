@@ -148,6 +148,49 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     assert.equal((await w.request(SymbolsFind, { name: 'inner_local_nowhere' })).definitions.length, 0);
   });
 
+  it('a qualified name finds the method a class inherits from a mixin named after it, or a module\'s definition; callers in code come before examples and tests', async () => {
+    fs.mkdirSync(path.join(repo, 'web', 'config'), { recursive: true });
+    fs.writeFileSync(path.join(repo, 'web', 'config', 'routes.py'), [
+      'class RoutesConfiguratorMixin:',
+      '    def add_route(self, name, pattern):',
+      '        self.routes[name] = pattern',
+      '',
+      '    def add_route_predicate(self, name, factory):',
+      '        self.predicates[name] = factory',
+      '',
+      '',
+      'def route_url(name):',
+      "    return '/' + name",
+      '',
+      '',
+      'class URLMethodsMixin:',
+      '    def route_url(self, name):',
+      '        return route_url(name)',
+      '',
+    ].join('\n'));
+    fs.writeFileSync(path.join(repo, 'web', 'config', '__init__.py'), 'from .routes import RoutesConfiguratorMixin\n\n\nclass Configurator(RoutesConfiguratorMixin):\n    def commit(self):\n        pass\n');
+    // Callers in the code, in a documentation example and in a test.
+    fs.writeFileSync(path.join(repo, 'web', 'app.py'), 'def main(config):\n    config.add_route("home", "/")\n');
+    fs.mkdirSync(path.join(repo, 'docs'), { recursive: true });
+    fs.writeFileSync(path.join(repo, 'docs', 'example.py'), 'config.add_route("hello", "/hello")\n');
+    fs.mkdirSync(path.join(repo, 'tests'), { recursive: true });
+    fs.writeFileSync(path.join(repo, 'tests', 'test_routes.py'), 'def test_add(config):\n    config.add_route("a", "/a")\n');
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    await ready(w);
+    const { definitions } = await w.request(SymbolsFind, { name: 'Configurator.add_route' });
+    assert.deepEqual(definitions.map((d) => d.qualifiedName), ['RoutesConfiguratorMixin.add_route', 'RoutesConfiguratorMixin.add_route_predicate'], 'the inherited method, then the prefix');
+    const { definitions: unrelated } = await w.request(SymbolsFind, { name: 'Flask.add_route' });
+    assert.ok(!unrelated.some((d) => d.qualifiedName === 'RoutesConfiguratorMixin.add_route'), 'an owner that does not hold the name asked is no match');
+    // A module path before the name: the definition in that module.
+    const { definitions: byModule } = await w.request(SymbolsFind, { name: 'web.config.routes.route_url' });
+    assert.deepEqual(byModule.map((d) => [d.relativePath, d.qualifiedName]), [['web/config/routes.py', 'route_url']]);
+    const { definitions: byPackage } = await w.request(SymbolsFind, { name: 'config.Configurator' });
+    assert.equal(byPackage[0]?.relativePath, 'web/config/__init__.py', 'a package names its __init__.py');
+    // Who calls it: the project's code, then the documentation's example, then the test.
+    const { references } = await w.request(SymbolsReferences, { name: 'Configurator.add_route', callsOnly: true });
+    assert.deepEqual(references.map((r) => r.relativePath), ['web/app.py', 'docs/example.py', 'tests/test_routes.py']);
+  });
+
   it('finds call sites first, with the enclosing definition, never the definition, a comment or a string', async () => {
     w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
     await ready(w);

@@ -1,6 +1,6 @@
 import type { Node as TSNode } from 'web-tree-sitter';
 import type { SymbolKind, SymbolDefinition, SymbolReference } from '../protocol/symbols';
-import { isTestPath } from './languages';
+import { isExamplePath, isTestPath } from './languages';
 import { terms, wordRuns } from './tokens';
 
 /**
@@ -171,7 +171,10 @@ export interface FindOptions {
 
 /** A definition with the file key it was found in (the engine's key: an absolute path). */
 export interface FoundSymbol extends SymbolDefinition {
-  /** 0 exact name, 1 qualified suffix, 2 prefix, 3 case-insensitive: what the ranking trusts. */
+  /**
+   * 0 exact name, 1 qualified suffix, 2 the name in another owner that holds the one asked
+   * (not with `exact`), 3 prefix, 4 case-insensitive: what the ranking trusts.
+   */
   match: number;
   test: boolean;
 }
@@ -355,8 +358,10 @@ export class SymbolIndex {
 
   /**
    * Definitions matching a plain, qualified (`Flask.handle_exception`, `a::b`, `A#m`) or partial
-   * name, best first: exact name, then qualified suffix, then prefix, then case-insensitive; within
-   * each, code before tests and classes/functions before constants.
+   * name, best first: exact name, then qualified suffix, then (for a qualified name) the same name
+   * in an owner whose name holds the one asked — a mixin or base the method is inherited from
+   * (`Configurator.add_route` → `RoutesConfiguratorMixin.add_route`) —, then prefix, then
+   * case-insensitive; within each, code before tests and classes/functions before constants.
    */
   find(query: string, opts: FindOptions = {}): FoundSymbol[] {
     const q = query.trim().replace(/::|#/g, '.').replace(/\(\)$/, '');
@@ -378,28 +383,40 @@ export class SymbolIndex {
         kind: d.kind, language: f.language, signature: d.signature, match, test: f.test,
       });
     };
-    const scanName = (name: string, tier: (d: FileSymbol) => number | undefined) => {
+    const scanName = (name: string, tier: (d: FileSymbol, key: string) => number | undefined) => {
       for (const key of this.byName.get(name) ?? []) {
         for (const d of this.files.get(key)!.defs) {
           if (d.name !== name) continue;
-          const t = tier(d);
+          const t = tier(d, key);
           if (t !== undefined) take(key, d, t);
         }
       }
     };
     if (qualified) {
-      scanName(last, (d) => (d.qualifiedName === qualified || d.qualifiedName.endsWith('.' + qualified) ? 1 : undefined));
+      const owner = qualified.slice(0, qualified.lastIndexOf('.')).split('.').at(-1)!.toLowerCase();
+      scanName(last, (d, key) => {
+        if (d.qualifiedName === qualified || d.qualifiedName.endsWith('.' + qualified)) return 1;
+        // A module path before the name (`pyramid.url.route_url`, `flask.app.Flask.run`): the
+        // definition in that module.
+        if (qualified.endsWith('.' + d.qualifiedName)) {
+          const module = qualified.slice(0, -d.qualifiedName.length - 1);
+          const file = this.files.get(key)!.rel.replace(/\.[^./]+$/, '').replace(/\/(?:__init__|index|mod)$/, '').replace(/[\\/]/g, '.');
+          if (file === module || file.endsWith('.' + module)) return 1;
+        }
+        const theirs = d.qualifiedName.split('.').at(-2)?.toLowerCase();
+        return !opts.exact && owner.length >= 3 && theirs?.includes(owner) ? 2 : undefined;
+      });
     } else {
       scanName(last, () => 0);
     }
     if (found.length < limit && last.length >= 3 && !opts.exact) {
       for (const name of this.byName.keys()) {
-        if (name !== last && name.startsWith(last)) scanName(name, (d) => (!qualified || d.qualifiedName.includes(qualified.slice(0, qualified.lastIndexOf('.'))) ? 2 : undefined));
+        if (name !== last && name.startsWith(last)) scanName(name, (d) => (!qualified || d.qualifiedName.includes(qualified.slice(0, qualified.lastIndexOf('.'))) ? 3 : undefined));
       }
     }
     if (found.length < limit) {
       for (const name of this.byLower.get(last.toLowerCase()) ?? []) {
-        if (name !== last) scanName(name, (d) => (!qualified || d.qualifiedName.toLowerCase().endsWith(qualified.toLowerCase()) ? 3 : undefined));
+        if (name !== last) scanName(name, (d) => (!qualified || d.qualifiedName.toLowerCase().endsWith(qualified.toLowerCase()) ? 4 : undefined));
       }
     }
     found.sort((a, b) => a.match - b.match || Number(a.test) - Number(b.test) || KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || a.relativePath.length - b.relativePath.length || a.startLine - b.startLine);
@@ -475,8 +492,10 @@ export function findReferences(query: string, pieces: Iterable<TextPiece>, symbo
       (kind === 'call' ? calls : refs).push(ref);
     }
   }
+  // The project's code first, then examples and code in docs, then tests.
+  const late = (r: SymbolReference) => (isTestPath(r.relativePath) ? 2 : isExamplePath(r.relativePath) ? 1 : 0);
   const order = (a: SymbolReference, b: SymbolReference) =>
-    Number(isTestPath(a.relativePath)) - Number(isTestPath(b.relativePath)) || a.relativePath.localeCompare(b.relativePath) || a.startLine - b.startLine;
+    late(a) - late(b) || a.relativePath.localeCompare(b.relativePath) || a.startLine - b.startLine;
   return [...calls.sort(order), ...refs.sort(order)].slice(0, limit);
 }
 
@@ -547,7 +566,7 @@ export function symbolTargets(
     for (let k = 0; k < parts.length && !defs.length; k++) {
       const tail = parts.slice(k).join('.');
       if (k > 0 && parts.length - k === 1 && !/[_A-Z]/.test(tail.slice(1)) && (!opts.plainTails || SELF.has(parts[0]!))) break;
-      defs = symbols.find(tail, { limit: 50, exact: true }).filter((d) => d.match <= 1 || (s.codeShaped && d.match === 3));
+      defs = symbols.find(tail, { limit: 50, exact: true }).filter((d) => d.match <= 1 || (s.codeShaped && d.match === 4));
     }
     if (!s.codeShaped) defs = defs.filter((d) => CLASS_LIKE.has(d.kind) && d.match === 0);
     if (!aboutTests && defs.some((d) => !d.test)) defs = defs.filter((d) => !d.test);
@@ -576,7 +595,7 @@ export function symbolTargets(
     // not outweigh the function `getPath`. A bare name is a module-level name before a method's.
     const topLevel = parts.length === 1 && defs.some((d) => d.kind !== 'method');
     const best = new Map<string, FoundSymbol[]>();
-    const worth = (d: FoundSymbol) => weight * (d.match === 3 ? 0.5 : 1) * (topLevel && d.kind === 'method' ? 0.5 : 1);
+    const worth = (d: FoundSymbol) => weight * (d.match === 4 ? 0.5 : 1) * (topLevel && d.kind === 'method' ? 0.5 : 1);
     for (const d of [...defs].sort((a, b) => worth(b) - worth(a))) best.set(d.path, [...(best.get(d.path) ?? []), d]);
     for (const [key, ds] of best) {
       give(key, worth(ds[0]!), ds[0]!.startLine);
