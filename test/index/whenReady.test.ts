@@ -10,6 +10,8 @@ import { silentLogger } from '../../server/src/core/logger';
 import type { IndexProgress } from '../../server/src/protocol/workspace';
 import { tempDir } from '../models/fixtures';
 import { fileWriter } from '../helpers/files';
+import { startWorker, rpcError, type WorkerHandle } from '../helpers/worker';
+import { IndexWhenReady } from '../../server/src/protocol/workspace';
 
 describe('index: whenReady, the first index waited for', function () {
   this.timeout(120_000);
@@ -55,5 +57,27 @@ describe('index: whenReady, the first index waited for', function () {
     const t1 = Date.now();
     assert.equal(await c2.index.whenReady(60_000, ac.signal), false);
     assert.ok(Date.now() - t1 < 10_000);
+  });
+
+  it('the worker answers askcode/index/whenReady (what the editor\'s chat tools call first); bad maxMs is a clear error', async () => {
+    await core?.dispose();
+    core = undefined;
+    let w: WorkerHandle | undefined;
+    try {
+      w = await startWorker({ dataDir: path.join(root, 'data4'), folders: [path.join(root, 'repo')], autoIndex: true, env: { ASKCODE_MODELS_DIR: path.join(root, 'no-models') } });
+      const early = await w.request(IndexWhenReady, { maxMs: 0 });
+      assert.equal(early.ready, false, JSON.stringify(early.status));
+      const r = await w.request(IndexWhenReady, { maxMs: 60_000 });
+      assert.equal(r.ready, true);
+      assert.equal(r.status.state, 'ready');
+      assert.equal(r.status.files, 1500);
+      for (const bad of [{ maxMs: -1 }, { maxMs: 'soon' }, {}, { maxMs: 1e9 }]) {
+        const e = await rpcError(w.raw(IndexWhenReady.method, bad));
+        assert.equal(e.data?.kind, 'invalid', e.message);
+        assert.equal(e.data?.field, 'maxMs');
+      }
+    } finally {
+      await w?.stop();
+    }
   });
 });

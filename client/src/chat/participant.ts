@@ -18,6 +18,7 @@ import { toSeed } from '../related';
 import { messageOf, type Worker } from '../worker';
 import { hitPlace, hitText, hitWhy, lines, locationOf, noPeopleReason, personName, personWhy, relPath } from './format';
 import { resolveWorkspacePath, seedOfActiveEditor, seedOfFile, seedOfReferences } from './targets';
+import { caughtUp } from './tools';
 
 export const PARTICIPANT_ID = 'askcode.askcode';
 /** Snippets listed as references under an answer, and by /related. */
@@ -208,6 +209,8 @@ export class AskcodeParticipant {
     let conv = conversation;
     const writer = new CitingWriter(stream, placeResolver(() => hits));
     stream.progress(seed ? `Searching around ${relPath(seed.path ?? '')}${lines(seed.startLine, seed.endLine)}…` : 'Searching the workspace…');
+    const note = await caughtUp(this.worker, token);
+    if (note) stream.markdown(`_${note}_\n\n`);
 
     const done = new Promise<QGPTStreamOutput>((resolve) => {
       const sub = this.worker.onNotification(({ method, params }) => {
@@ -259,6 +262,8 @@ export class AskcodeParticipant {
       return { metadata };
     }
     stream.progress('Searching the workspace…');
+    const note = await caughtUp(this.worker, token);
+    if (note) stream.markdown(`_${note}_\n\n`);
     const out = await this.worker.request(QgptRelevance, { query, options: { database: true } }, token);
     // The selected code finds itself first; it is not "related".
     const hits = out.relevant.iterable.filter((h) => !(seed && !request.prompt.trim() && overlaps(h, seed))).slice(0, MAX_REFERENCES);

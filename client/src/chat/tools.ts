@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { ResponseError } from 'vscode-languageclient/node';
 import {
-  QgptRelevance, QgptPersonsRelated, SymbolsFind, SymbolsReferences,
+  IndexWhenReady, QgptRelevance, QgptPersonsRelated, SymbolsFind, SymbolsReferences,
   type SymbolKind, type QGPTRelevanceInput,
 } from '../../../server/src/protocol';
 import { toSeed } from '../related';
@@ -42,6 +42,29 @@ function intIn(v: unknown, field: string, min: number, max: number): number | un
   return v;
 }
 
+/** How long a tool waits for the index to catch up (a window just opened is still being indexed). */
+const INDEX_WAIT_MS = 20_000;
+
+/**
+ * Waits, at most INDEX_WAIT_MS, for the index to catch up with the workspace, so that a tool
+ * called as the window opens does not answer "no definition" from a half-built index. Returns a
+ * note for the result when it had to answer from part of the index ('' otherwise, and with a
+ * worker that does not know the method).
+ */
+export async function caughtUp(worker: Worker, token?: vscode.CancellationToken): Promise<string> {
+  try {
+    const { ready, status } = await worker.request(IndexWhenReady, { maxMs: INDEX_WAIT_MS }, token);
+    return ready ? '' : `askcode is still indexing the workspace (${status.files} of ${status.filesTotal} files): this comes from what is indexed so far; ask again in a moment for all of it.`;
+  } catch (e) {
+    if (token?.isCancellationRequested) throw e;
+    return '';
+  }
+}
+
+function withNote(s: string, note: string): string {
+  return note ? `${s}\n\nNote: ${note}` : s;
+}
+
 /** The worker's "unknown method" means this build has no symbol index yet: say that, not "not found". */
 function explain(e: unknown): never {
   if (e instanceof ResponseError && /^unknown method /.test(e.message)) throw bad(`this askcode build does not offer ${e.message.slice('unknown method '.length)} yet`);
@@ -60,9 +83,10 @@ export async function search(worker: Worker, input: SearchInput, token?: vscode.
     if (abs.length) req.paths = abs as string[];
   }
   if (!req.paths) req.options = { database: true };
+  const note = await caughtUp(worker, token);
   const out = await worker.request(QgptRelevance, req, token);
   const hits = out.relevant.iterable.slice(0, limit);
-  if (!hits.length) return `No code in the workspace matches "${req.query}". If askcode is still indexing, try again shortly.`;
+  if (!hits.length) return withNote(`No code in the workspace matches "${req.query}".`, note);
   const parts = [`${hits.length} snippet${hits.length === 1 ? '' : 's'} for "${req.query}", most relevant first (path:lines relative to the workspace):`];
   hits.forEach((h, i) => {
     const body = hitText(h).split('\n');
@@ -70,7 +94,7 @@ export async function search(worker: Worker, input: SearchInput, token?: vscode.
     const more = body.length > QUOTED_LINES ? `\n(${body.length - QUOTED_LINES} more lines)` : '';
     parts.push(`${i + 1}. ${hitPlace(h)}${h.askcode?.symbol ? ` (${h.askcode.symbol})` : ''} — ${hitWhy(h)}\n${fence(shown, h.askcode?.language ?? '')}${more}`);
   });
-  return parts.join('\n\n');
+  return withNote(parts.join('\n\n'), note);
 }
 
 export async function symbol(worker: Worker, input: SymbolInput, token?: vscode.CancellationToken): Promise<string> {
@@ -78,6 +102,7 @@ export async function symbol(worker: Worker, input: SymbolInput, token?: vscode.
   if (input.kind !== undefined && !SYMBOL_KINDS.includes(input.kind)) throw bad(`kind must be one of ${SYMBOL_KINDS.join(', ')}`);
   const limit = intIn(input.limit, 'limit', 1, 100) ?? 20;
   const name = input.name.trim();
+  const note = await caughtUp(worker, token);
   const { definitions } = await worker.request(SymbolsFind, { name, ...(input.kind ? { kind: input.kind } : {}), limit }, token).catch(explain);
   const parts: string[] = [];
   parts.push(definitions.length
@@ -89,7 +114,7 @@ export async function symbol(worker: Worker, input: SymbolInput, token?: vscode.
       ? `References to ${name} (call sites first):\n${references.map((r) => `- ${r.relativePath || relPath(r.path)}${lines(r.startLine)} ${r.kind}${r.enclosing ? ` in ${r.enclosing}` : ''}: ${r.text}`).join('\n')}`
       : `No references to ${name} outside its definitions.`);
   }
-  return parts.join('\n\n');
+  return withNote(parts.join('\n\n'), note);
 }
 
 export async function people(worker: Worker, input: PeopleInput, token?: vscode.CancellationToken): Promise<string> {

@@ -2,7 +2,7 @@ import type { Service } from '../core/service';
 import type { CoreOptions } from '../core/options';
 import type { WorkspaceIndex } from '../index/workspaceIndex';
 import {
-  WorkspaceSetFolders, WorkspaceFolders, WorkspaceFileEvents, WorkspaceBuffer, IndexStatus, IndexRebuild, IndexPause, IndexResume,
+  WorkspaceSetFolders, WorkspaceFolders, WorkspaceFileEvents, WorkspaceBuffer, IndexStatus, IndexWhenReady, IndexRebuild, IndexPause, IndexResume,
   SettingsChanged, FileEventSchema, type FileEvent, type WorkerSettings,
 } from '../protocol/workspace';
 
@@ -25,6 +25,7 @@ export function registerWorkspace(service: Service, { options, index }: Workspac
   });
   service.register(WorkspaceBuffer, (p) => index.buffer(p.path, p.text ?? null));
   service.register(IndexStatus, () => index.currentStatus());
+  service.register(IndexWhenReady, async (p, ctx) => ({ ready: await index.whenReady(p.maxMs, ctx.signal), status: await index.currentStatus() }));
   service.register(IndexRebuild, async () => {
     await index.rebuild();
     return null;

@@ -125,6 +125,13 @@ export const WorkspaceBuffer = notification<BufferParams>('askcode/buffer', z.lo
 export const IndexProgressNotification = notification<IndexProgress>('askcode/indexProgress', None);
 /** The index's state now: files, chunks, embeddings, paused or not. */
 export const IndexStatus = request<void, IndexProgress>('askcode/index/status', None);
+/**
+ * Waits, at most `maxMs`, for the index to catch up with the folders (the first index of a folder
+ * just opened, an edit being indexed): for tools called as the editor starts. `ready` is false
+ * when it had not caught up by then; the answer then comes from what is indexed so far.
+ */
+export const IndexWhenReady = request<{ maxMs: number }, { ready: boolean; status: IndexProgress }>('askcode/index/whenReady',
+  z.looseObject({ maxMs: z.number({ error: 'must be a number of milliseconds' }).int().min(0).max(120_000) }));
 /** Forget every stored chunk and index the folders again. */
 export const IndexRebuild = request<void, null>('askcode/index/rebuild', None);
 /** Pause indexing (searches still answer from what is indexed). */
