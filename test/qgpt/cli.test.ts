@@ -93,6 +93,19 @@ describe('askcode CLI messages (serve, index, ask)', function () {
     assert.doesNotMatch(stderr, /EPIPE|Unhandled 'error' event|\n\s+at /, stderr);
   });
 
+  it('index run again: progress says it is looking for files with the last run\'s chunks, not "0/0 files, 0 embedded"', () => {
+    const data = tempDir('cli-again');
+    try {
+      assert.equal(run('index', repo.dir, '--data-dir', data).status, 0);
+      const r = run('index', repo.dir, '--data-dir', data);
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stderr, /indexing: looking for files \(\d+ chunks from the last run\)/, r.stderr);
+      assert.doesNotMatch(r.stderr, /0\/0 files/, r.stderr);
+    } finally {
+      fs.rmSync(data, { recursive: true, force: true });
+    }
+  });
+
   it('ask on a folder never indexed: the built-in model embeds it first, so the answer is hybrid', () => {
     const fresh = tempDir('cli-fresh');
     try {

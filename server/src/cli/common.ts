@@ -45,6 +45,9 @@ export function requireFolder(p: string, what = 'folder'): string {
 }
 
 export const progressLine = (p: IndexProgress) =>
+  // Before the walk has counted the files ("0/0 files, 3536 chunks, 0 embedded" read as if the
+  // last run's index were gone).
+  p.state === 'indexing' && !p.filesTotal ? `indexing: looking for files${p.chunks ? ` (${p.chunks} chunks from the last run)` : ''}` :
   `${p.state}: ${p.files}/${p.filesTotal} files, ${p.chunks} chunks, ${p.embedded} embedded${p.eta !== undefined ? `, ~${p.eta} s left` : ''}${p.bm25Only ? ' (keyword search only: no embedding model)' : ''}` +
   (p.skipped ? `; ${describeSkips(p.skipped)}` : '');
 
