@@ -11,7 +11,7 @@ import { analyzeQuestion } from '../../server/src/index/question';
 import { SymbolIndex, symbolTargets } from '../../server/src/index/symbols';
 import { literalsOf, parseQuery, agentVerbs } from '../../server/src/index/query';
 import { acronymPhrases, phrasalVerbs, specialMethods } from '../../server/src/index/acronyms';
-import { asksAboutTests } from '../../server/src/qgpt/intent';
+import { asksAboutTests, callSiteSymbol } from '../../server/src/qgpt/intent';
 import { isTestPath, isExamplePath } from '../../server/src/index/languages';
 import { fileWriter } from '../helpers/files';
 
@@ -98,6 +98,15 @@ describe('question: what a question asks', () => {
     assert.deepEqual(names('Routing: how are paths matched? see router.py, e.g. here'), [], 'no sentence-initial word, file name or e.g.');
     assert.equal(analyzeQuestion('where is compose called?').intent, 'usage');
     assert.equal(analyzeQuestion('which functions call handle_exception?').intent, 'usage');
+    // Where it is tested, how it is used, an example of it: its uses, not its definition.
+    for (const q of ['where is url_for tested?', 'how is `url_for` tested?', 'how is url_for used?', 'show me an example of using url_for']) {
+      assert.equal(analyzeQuestion(q).intent, 'usage', q);
+      assert.equal(callSiteSymbol(q), 'url_for', q);
+    }
+    for (const q of ['what is url_for used for?', 'how is url_for used to build links?', 'what does url_for do?']) {
+      assert.notEqual(analyzeQuestion(q).intent, 'usage', q);
+      assert.equal(callSiteSymbol(q), null, q);
+    }
     assert.equal(analyzeQuestion('what does the class `Index` represent, and what is it used for?').intent, 'definition');
     assert.equal(analyzeQuestion('how is the compose function tested?').asksForTests, true);
     assert.equal(analyzeQuestion('how does compose run middleware?').asksForTests, false);

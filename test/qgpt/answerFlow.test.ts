@@ -191,6 +191,16 @@ describe('the answer flow over the worker (follow-ups, extractive answers, notic
     assert.match(/```\w*\n([\s\S]*?)```/.exec(other.text)![1]!, /const handler = matchRoute\(routes/);
   });
 
+  it('"where is X tested?" answers with the test that calls it; "how is X used?" with a call site', async () => {
+    const tested = await ask('Where is `matchPattern` tested?');
+    assert.match(citations(tested.text)[0]?.[0] ?? '', /router\.test\.ts$/, tested.text);
+    assert.match(tested.text, /^(?:`[^`]+` in )?\[`test\/router\.test\.ts:\d+-\d+`\]\([^)]*\) tests it/, tested.text);
+    assert.match(/```\w*\n([\s\S]*?)```/.exec(tested.text)![1]!, /matchPattern\('\/users\/:id'/);
+    const used = await ask('How is `matchRoute` used?');
+    assert.equal(citations(used.text)[0]?.[0], 'src/server/app.ts', used.text);
+    assert.match(used.text, /calls it/);
+  });
+
   it('a chosen model that is not downloaded: the answer quotes the code and a notice says why, with a download action', async () => {
     const models = await w.request(ModelsSnapshot, undefined as never);
     const missing = models.iterable.find((m) => /Qwen2\.5-Coder 0\.5B/i.test(m.name) && m.usage === 'CODE_CONVERSATION');

@@ -76,10 +76,14 @@ const FRAMING_WEIGHT = 0.35;
 
 /**
  * Asked for the places that call or use a name, not its definition: "where is X called", "what
- * calls X", "callers of X" (but not "what is X used for").
+ * calls X", "callers of X", "where is X tested", "an example of using X" (but not "what is X used
+ * for").
  */
 const USAGE = [
-  /\b(where|who|which\s+\w+|what\s+(?:code|functions?|methods?|files?|modules?|classes|places?))\b[^?.]{0,80}?\b(called|used|invoked|referenced|imported)\b(?!\s+(?:for|to|as|by the|in order)\b)/i,
+  /\b(where|who|which\s+\w+|what\s+(?:code|functions?|methods?|files?|modules?|classes|places?))\b[^?.]{0,80}?\b(called|used|invoked|referenced|imported|tested)\b(?!\s+(?:for|to|as|by the|in order)\b)/i,
+  // "How is X tested?", "how is X used?" (not "how is X used to …"), "an example of using X".
+  /\bhow\s+(?:is|are)\b[^?.]{1,80}?\b(?:tested|used)\s*(?:[?.]|$|\b(?:in|by|from|across)\b)/i,
+  /\bexamples?\s+of\s+(?:using|calling|how\s+to\s+(?:use|call))\b/i,
   /\b(callers?|call sites?|usages?|uses|references)\s+(of|to)\b/i,
   /\b(what|who|which\s+\w+)\s+(calls?|uses?|invokes?|imports?)\b/i,
 ];

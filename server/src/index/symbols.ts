@@ -579,7 +579,10 @@ export function symbolTargets(
     if (s.kind && defs.some((d) => d.kind === s.kind)) defs = defs.filter((d) => d.kind === s.kind);
     const files = new Set(defs.map((d) => d.path));
     if (intent === 'usage') {
-      const refs = references(s.name).filter((r) => aboutTests || !isTestPath(r.relativePath));
+      // Asked where it is tested (or used in the tests): the tests' uses; else the code's.
+      const all = references(s.name);
+      const inTests = all.filter((r) => isTestPath(r.relativePath));
+      const refs = aboutTests ? (inTests.length ? inTests : all) : all.filter((r) => !isTestPath(r.relativePath));
       const calls = refs.some((r) => r.kind === 'call') ? refs.filter((r) => r.kind === 'call') : refs;
       const perFile = new Map<string, SymbolReference[]>();
       for (const r of calls) perFile.set(r.path, [...(perFile.get(r.path) ?? []), r]);

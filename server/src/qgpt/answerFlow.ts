@@ -6,7 +6,7 @@ import type { AnswerExtras, AnswerNotice, QGPTConversationMessage, RelevantQGPTS
 import { relativize, type Passage } from './seeds';
 import { startAnswer, type AnswerRun } from './answerer';
 import { acceptRewrite, isFollowUp, repromptRules, repromptWithModel } from './reprompt';
-import { callSiteSymbol, peopleTopic } from './intent';
+import { asksAboutTests, callSiteSymbol, isTestPath, peopleTopic } from './intent';
 import { gitRoot, personsFor, type PersonsResult, type Target } from './persons';
 import { peopleAnswer } from './peopleAnswer';
 import { leafName } from './terms';
@@ -98,12 +98,13 @@ function defines(text: string, leaf: string): boolean {
  * "Where is X called?": the places that call X come before the place that defines it (the
  * ranking finds the definition first, since it names X most).
  */
-export function callSitesFirst(symbol: string, passages: Passage[]): number[] {
+export function callSitesFirst(symbol: string, passages: Passage[], testsFirst = false): number[] {
   const leaf = leafName(symbol).replace(/[$]/g, '\\$');
   const call = new RegExp(`(?:\\.|\\b)${leaf}\\s*\\(|\\b${leaf}\\b(?=\\s*[,)\\]])|@${leaf}\\b`);
-  const order = passages.map((p, i) => ({ i, calls: call.test(p.text.replace(new RegExp(`^.*\\b(?:def|function|class)\\s+${leaf}\\b.*$`, 'gm'), '')), defines: defines(p.text, leaf) }));
+  const order = passages.map((p, i) => ({ i, calls: call.test(p.text.replace(new RegExp(`^.*\\b(?:def|function|class)\\s+${leaf}\\b.*$`, 'gm'), '')), defines: defines(p.text, leaf), test: testsFirst && isTestPath(p.path) }));
   const rank = (x: (typeof order)[number]) => (x.calls && !x.defines ? 0 : x.calls ? 1 : 2);
-  return order.sort((a, b) => rank(a) - rank(b) || a.i - b.i).map((x) => x.i);
+  // "Where is X tested?": of the places that call X, the tests' first.
+  return order.sort((a, b) => rank(a) - rank(b) || Number(b.test) - Number(a.test) || a.i - b.i).map((x) => x.i);
 }
 
 /**
@@ -119,7 +120,7 @@ function reorder(query: string, seeds: RelevantQGPTSeed[] | undefined, passages:
   const scoreOf = new Map(byScore.map((i, k) => [i, scores[k]!]));
   let order = byScore;
   if (callSym) {
-    const calls = callSitesFirst(callSym, byScore.map((i) => passages[i]!));
+    const calls = callSitesFirst(callSym, byScore.map((i) => passages[i]!), asksAboutTests(query));
     order = calls.map((k) => byScore[k]!);
   }
   // Scores shown must not contradict the order (a call site ordered above its definition).

@@ -379,15 +379,16 @@ function words(list: string[]): string {
 
 /**
  * One sentence that says where it happens: the first cited place, named by its symbol. For "where
- * is X called?" (`callOf`), a place whose quote calls X is named by the code the call is in.
+ * is X called?" (`callOf`), a place whose quote calls X is named by the code the call is in (a
+ * test "tests it" when the question asks where X is tested).
  */
-export function leadSentence(cited: PlaceMatch[], callOf: string | null = null): string {
+export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, aboutTests = false): string {
   const [first, ...rest] = cited;
   const calls = !!callOf && callPattern(callOf).test(first.quote.join('\n'));
   const sym = calls ? quotedSymbol(first) : (first.defines[0] ?? quotedSymbol(first));
   const where = sym ? `\`${sym}\` in ${placeLink(first.passage)}` : placeLink(first.passage);
   let s: string;
-  if (calls) s = `${where} calls it`;
+  if (calls) s = `${where} ${aboutTests && isTestPath(first.passage.path) ? 'tests' : 'calls'} it`;
   else if (first.defines.length) s = `${where} defines it`;
   else if (first.matched.length) s = `${where} is where this happens (it matches ${words(first.matched)})`;
   else s = `No place uses the words of the question; the closest is ${where}`;
@@ -427,7 +428,7 @@ export function extractiveAnswer(query: string, passages: Passage[]): Extractive
   const ranked = rankPlaces(query, passages);
   const cited = citedPlaces(query, ranked);
   const excerpt = (m: PlaceMatch) => `${placeHeading({ ...m, passage: quotePassage(m) })}\n${fence(m.passage.language, dedent(m.quote).join('\n'))}`;
-  const full = `${leadSentence(cited, callSiteSymbol(query))}\n\n${cited.map(excerpt).join('\n\n')}\n\n${sourcesBlock(ranked)}\n\n${NO_MODEL_LINE}`;
+  const full = `${leadSentence(cited, callSiteSymbol(query), asksAboutTests(query))}\n\n${cited.map(excerpt).join('\n\n')}\n\n${sourcesBlock(ranked)}\n\n${NO_MODEL_LINE}`;
   const best = Math.max(...cited.map((m) => m.score));
   const answers: QGPTQuestionAnswer[] = [{ score: best, text: full }];
   // The alternatives, best first (the order a client that lists them shows).

@@ -22,12 +22,15 @@ export function peopleTopic(query: string): string | null {
 }
 
 const CALL_RE =
-  /\b(?:where|who|what)\s+(?:is|are|does|do|else\s+is)?\s*(?:else\s+)?`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?(?:\(\))?\s+(?:(?:being|getting)\s+)?(called|used|invoked|referenced|imported|instantiated|call(?:ed|s)?\s+from)\b|\b(?:callers|call\s+sites|usages|uses|references)\s+of\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?|\bwhat\s+calls\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?/i;
+  /\b(?:where|who|what|how)\s+(?:is|are|does|do|else\s+is)?\s*(?:else\s+)?`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?(?:\(\))?\s+(?:(?:being|getting)\s+)?(called|used(?!\s+(?:for|to|as)\b)|invoked|referenced|imported|instantiated|tested|call(?:ed|s)?\s+from)\b|\bexamples?\s+of\s+(?:using|calling)\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?|\b(?:callers|call\s+sites|usages|uses|references)\s+of\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?|\bwhat\s+calls\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?/i;
 
-/** The symbol whose call sites a question asks for ("where is `compose` called?" → compose), or null. */
+/**
+ * The symbol whose call sites a question asks for ("where is `compose` called?", "how is
+ * `compose` used?", "an example of using `compose`", "where is `compose` tested?" → compose), or null.
+ */
 export function callSiteSymbol(query: string): string | null {
   const m = CALL_RE.exec(query);
-  const sym = m ? (m[1] ?? m[3] ?? m[4]) : undefined;
+  const sym = m ? (m[1] ?? m[3] ?? m[4] ?? m[5]) : undefined;
   if (!sym || sym.length < 3 || /^(?:it|this|that|they|them|these|those|the|code|function|method|class)$/i.test(sym)) return null;
   return sym;
 }
