@@ -171,6 +171,8 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     fs.writeFileSync(path.join(repo, 'web', 'config', '__init__.py'), 'from .routes import RoutesConfiguratorMixin\n\n\nclass Configurator(RoutesConfiguratorMixin):\n    def commit(self):\n        pass\n');
     // Callers in the code, in a documentation example and in a test.
     fs.writeFileSync(path.join(repo, 'web', 'app.py'), 'def main(config):\n    config.add_route("home", "/")\n');
+    // A template literal: its text is a message, its `${…}` code.
+    fs.writeFileSync(path.join(repo, 'web', 'guard.ts'), 'export function guard(ok: boolean, add_route: (n: string) => string) {\n  if (!ok) throw new Error(`add_route() may be used only inside a configurator`);\n  return `${add_route(\'x\')} added`;\n}\n');
     fs.mkdirSync(path.join(repo, 'docs'), { recursive: true });
     fs.writeFileSync(path.join(repo, 'docs', 'example.py'), 'config.add_route("hello", "/hello")\n');
     fs.mkdirSync(path.join(repo, 'tests'), { recursive: true });
@@ -188,7 +190,7 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     assert.equal(byPackage[0]?.relativePath, 'web/config/__init__.py', 'a package names its __init__.py');
     // Who calls it: the project's code, then the documentation's example, then the test.
     const { references } = await w.request(SymbolsReferences, { name: 'Configurator.add_route', callsOnly: true });
-    assert.deepEqual(references.map((r) => r.relativePath), ['web/app.py', 'docs/example.py', 'tests/test_routes.py']);
+    assert.deepEqual(references.map((r) => `${r.relativePath}:${r.startLine}`), ['web/app.py:2', 'web/guard.ts:3', 'docs/example.py:1', 'tests/test_routes.py:2']);
   });
 
   it('finds call sites first, with the enclosing definition, never the definition, a comment or a string', async () => {

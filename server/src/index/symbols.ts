@@ -499,22 +499,40 @@ export function findReferences(query: string, pieces: Iterable<TextPiece>, symbo
   return [...calls.sort(order), ...refs.sort(order)].slice(0, limit);
 }
 
-/** Is position `at` inside a '…' or "…" literal on this line (quotes before it unbalanced)? */
+/**
+ * Is position `at` inside a '…' or "…" literal, or the text of a template literal (not its
+ * `${…}`), on this line (quotes before it unbalanced)? A message such as
+ * `` `useNavigate() may be used only in a <Router>` `` is no call.
+ */
 function insideString(line: string, at: number): boolean {
   let single = false;
   let double = false;
   let back = false;
+  // Braces open inside a template literal's `${…}`: code again, until they close.
+  let expr = 0;
   for (let i = 0; i < at; i++) {
     const ch = line[i];
     if (ch === '\\') {
       i++;
       continue;
     }
-    if (ch === "'" && !double && !back) single = !single;
-    else if (ch === '"' && !single && !back) double = !double;
-    else if (ch === '`' && !single && !double) back = !back;
+    if (back && expr === 0) {
+      if (ch === '`') back = false;
+      else if (ch === '$' && line[i + 1] === '{') {
+        expr = 1;
+        i++;
+      }
+      continue;
+    }
+    if (back && !single && !double) {
+      if (ch === '{') expr++;
+      else if (ch === '}') expr--;
+    }
+    if (ch === "'" && !double) single = !single;
+    else if (ch === '"' && !single) double = !double;
+    else if (ch === '`' && !single && !double && !back) back = true;
   }
-  return single || double;
+  return single || double || (back && expr === 0);
 }
 
 // ---- symbols named by a question ---------------------------------------------------------
