@@ -3,6 +3,7 @@ import { answerOrder, nameCoverage, quotedSymbol, rankPlaces } from '../../serve
 import { hintsRules } from '../../server/src/qgpt/hints';
 import { isQuotedProse, queryTerms } from '../../server/src/qgpt/terms';
 import type { Passage } from '../../server/src/qgpt/seeds';
+import { callSitesFirst } from '../../server/src/qgpt/answerFlow';
 
 const passage = (index: number, path: string, text: string): Passage => ({ index, path, startLine: 1, text, language: 'ts', entry: {} });
 
@@ -206,6 +207,17 @@ describe('extractive answerer: the order of the places', () => {
     assert.ok(Math.abs(cover('where is the request context pushed?', 'Flask › app_context, request_context') - 2 / 3) < 1e-9);
     assert.equal(cover('where is the 404 response produced?', 'RouterRoute, HandlerResponse, Handler'), 0, 'one word of the question');
     assert.equal(cover('where is the request context pushed?', undefined as unknown as string), 0);
+  });
+
+  it('"where is X called?": a call comes first, not an import or export list that names X', () => {
+    const ps: Passage[] = [
+      passage(0, 'packages/router/index.ts', 'export {\n  createBrowserRouter,\n  createHashRouter,\n} from "./lib/dom";\nimport {\n  createBrowserRouter as cbr,\n} from "./lib/dom";'),
+      { ...passage(1, 'pkg/__init__.py', 'from .dom import (\n    create_browser_router,\n    create_hash_router,\n)\n'), language: 'python' },
+      passage(2, 'docs/start.md', 'let router = createBrowserRouter([\n  { path: "/", Component: Root },\n]);'),
+      passage(3, 'src/app.ts', 'render(createBrowserRouter(routes), root);'),
+    ];
+    assert.deepEqual(callSitesFirst('createBrowserRouter', ps).slice(0, 2), [2, 3]);
+    assert.equal(callSitesFirst('create_browser_router', ps.slice(1, 2).concat(passage(1, 'pkg/app.py', 'router = create_browser_router(routes)')))[0], 1);
   });
 
   it('among the best files, the words of the question still choose', () => {

@@ -94,6 +94,9 @@ function defines(text: string, leaf: string): boolean {
   return re.test(text);
 }
 
+/** A JS/TS import or export list in braces, or a Python `from m import (…)`, over lines. */
+const IMPORT_EXPORT_LIST = /\b(?:import|export)\s+(?:type\s+)?\{[^}]*\}|\bfrom\s+[\w.]+\s+import\s+\([^)]*\)/g;
+
 /**
  * "Where is X called?": the places that call X come before the place that defines it (the
  * ranking finds the definition first, since it names X most).
@@ -101,7 +104,9 @@ function defines(text: string, leaf: string): boolean {
 export function callSitesFirst(symbol: string, passages: Passage[], testsFirst = false): number[] {
   const leaf = leafName(symbol).replace(/[$]/g, '\\$');
   const call = new RegExp(`(?:\\.|\\b)${leaf}\\s*\\(|\\b${leaf}\\b(?=\\s*[,)\\]])|@${leaf}\\b`);
-  const order = passages.map((p, i) => ({ i, calls: call.test(p.text.replace(new RegExp(`^.*\\b(?:def|function|class)\\s+${leaf}\\b.*$`, 'gm'), '')), defines: defines(p.text, leaf), test: testsFirst && isTestPath(p.path) }));
+  // Neither its definition line nor an import or export list (`export { a, b, }`, `from m import (a, b)`) calls it.
+  const notCalls = (text: string) => text.replace(new RegExp(`^.*\\b(?:def|function|class)\\s+${leaf}\\b.*$`, 'gm'), '').replace(IMPORT_EXPORT_LIST, '');
+  const order = passages.map((p, i) => ({ i, calls: call.test(notCalls(p.text)), defines: defines(p.text, leaf), test: testsFirst && isTestPath(p.path) }));
   const rank = (x: (typeof order)[number]) => (x.calls && !x.defines ? 0 : x.calls ? 1 : 2);
   // "Where is X tested?": of the places that call X, the tests' first.
   return order.sort((a, b) => rank(a) - rank(b) || Number(b.test) - Number(a.test) || a.i - b.i).map((x) => x.i);
