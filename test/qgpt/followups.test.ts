@@ -48,6 +48,17 @@ describe('qgpt/reprompt and qgpt/hints over the worker', function () {
       assert.match(out.query, /about: How do I turn on the result cache.*`docs\/caching\.md`/, out.query);
       assert.doesNotMatch(out.query, /put_result/, out.query);
     });
+    it('a follow-up of a follow-up keeps the first question as its topic, not the rewrite nested again', async () => {
+      const answer = '[`docs/caching.md:1-20`](docs/caching.md#L1-L20) is where this happens (it matches “cache”).';
+      const history = [
+        msg('ASSISTANT', answer),
+        msg('USER', 'Where is that called — about: How do I turn on the result cache (`docs/caching.md`)'),
+        msg('ASSISTANT', answer),
+        msg('USER', 'How do I turn on the result cache?'),
+      ];
+      const out = await w.request(QgptReprompt, { query: 'How is it tested?', conversation: { iterable: history } });
+      assert.equal(out.query, 'How is it tested — about: How do I turn on the result cache (`docs/caching.md`)');
+    });
     it('a qualified method (`LikelihoodModel.fit`) is a name, not a file path', async () => {
       const history = [
         msg('ASSISTANT', '`LikelihoodModel.fit` in [`statsmodels/base/model.py:388-440`](statsmodels/base/model.py#L388-L440) is where this happens (it matches “fitted”).'),

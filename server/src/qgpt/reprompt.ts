@@ -78,6 +78,16 @@ function strip(q: string): string {
 }
 
 /**
+ * The topic a question carries on to its follow-ups: the question itself, or for a follow-up
+ * rewritten as "… — about: T (`file`)", its T: a follow-up of a follow-up is about the same topic,
+ * not about "Where is that called — about: T (`file`)" nested again.
+ */
+function topicOf(text: string): string {
+  const m = / — about: (.+?)(?: \(`[^`]+`\))?$/.exec(strip(text));
+  return m ? strip(m[1]!) : strip(text);
+}
+
+/**
  * Without a model: resolve "it", "that function", "the second file" and bare follow-ups from the
  * recent messages. Symbols come from what the user asked about first, then from the answer (its
  * lead sentence names the first cited place); files from the answer first (that is where the cited
@@ -101,7 +111,7 @@ export function repromptRules(query: string, history: QGPTConversationMessage[],
   const paths = [...new Set([...fromAnswer.paths, ...fromUser.flatMap((e) => e.paths)])];
   const code = (s: string) => `\`${s}\``;
   let q = query.trim();
-  const topic = userMsgs[0] ? strip(userMsgs[0].text) : '';
+  const topic = userMsgs[0] ? topicOf(userMsgs[0].text) : '';
   if (!symbols.length && !paths.length && !topic) return q;
   const own = entitiesOf(q);
   let resolved = false;
