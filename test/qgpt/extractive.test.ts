@@ -100,6 +100,38 @@ describe('extractive answerer: matching question words to code', () => {
     const [doc] = rankPlaces('Where is the threaded shared-memory scheduler?', [{ ...passage(0, 'dask/threaded.py', mod), symbol: '_thread_get_id' }]);
     assert.equal(doc!.quoteStart, 0, doc!.quote.join('\n'));
     assert.equal(quotedSymbol(doc!), undefined);
+    // echo (Go): a chunk names three definitions at most; a quote that starts a fourth goes by its name.
+    const go = [
+      '// Deserialize decodes the body.',
+      'func Deserialize(c *Context, v any) error {',
+      '\treturn json.NewDecoder(c.Request().Body).Decode(v)',
+      '}',
+      '',
+      '// Validate checks v.',
+      'func Validate(v any) error { return nil }',
+      '',
+      '// Bind binds the request.',
+      'func Bind(c *Context, v any) bool {',
+      '\tok := c != nil && v != nil',
+      '\tc.Set("bound", ok)',
+      '\treturn ok',
+      '}',
+      '',
+      '// HTTPErrorHandler is a centralized HTTP error handler: what runs when a handler returns an error.',
+      'type HTTPErrorHandler func(c *Context, err error)',
+    ].join('\n');
+    const [h] = rankPlaces('what happens when a handler returns an error?', [{ ...passage(0, 'echo.go', go), language: 'go', symbol: 'Deserialize, Validate, Bind' }]);
+    assert.ok(h!.quote.some((l) => l.startsWith('type HTTPErrorHandler')), h!.quote.join('\n'));
+    assert.equal(quotedSymbol(h!), 'HTTPErrorHandler');
+    // A chunk that ends with the doc comment of the definition the next chunk holds: the comment's name.
+    const tail = ['func New() *Echo {', '\te := &Echo{}', '\te.Server = new(http.Server)', '\te.Listener = nil', '\te.Logger = log.Default()', '\te.Binder = &DefaultBinder{}', '\treturn e', '}', '', '// DefaultHTTPErrorHandler creates the handler that runs when a handler returns an error.', '// It sends a JSON response with the status code.', ''].join('\n');
+    const [t] = rankPlaces('what happens when a handler returns an error?', [{ ...passage(0, 'echo.go', tail), language: 'go', symbol: 'New' }]);
+    assert.match(t!.quote.join('\n'), /DefaultHTTPErrorHandler creates/);
+    assert.equal(quotedSymbol(t!), 'DefaultHTTPErrorHandler');
+    // Not a comment that merely starts with a word, nor one inside the chunk above its definition.
+    const plain = ['func New() *Echo {', '\te := &Echo{}', '\te.Server = new(http.Server)', '\te.Listener = nil', '\te.Logger = log.Default()', '\te.Binder = &DefaultBinder{}', '\treturn e', '}', '', '// Handlers run when a handler returns an error.', ''].join('\n');
+    const [u] = rankPlaces('what happens when a handler returns an error?', [{ ...passage(0, 'echo.go', plain), language: 'go', symbol: 'New' }]);
+    assert.notEqual(quotedSymbol(u!), 'Handlers');
   });
 
   it('a quoted message (`Failed to fetch dynamically imported module`) is words, not names a place defines; a code span of code still names', () => {

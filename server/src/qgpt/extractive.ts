@@ -176,6 +176,12 @@ function callPattern(symbol: string): RegExp {
   return new RegExp(`(?:\\.|\\b)${escapeRe(leafName(symbol))}\\s*\\(`);
 }
 
+/** A doc comment that starts with the name it documents, CamelCase or with an inner capital or `_` (Go's convention). */
+const DOC_OF = /^\s*(?:\/\/|#|\/\*\*?|\*)\s*([A-Z][a-z0-9]+[A-Z]\w*|[a-z]+[A-Z_]\w*)\s+[a-z]/;
+
+/** A definition's first line and its name: Python, JS/TS, Go (methods too), Rust. */
+const DEFINITION_LINE = /^\s*(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:def|class|function|interface|struct|enum|trait|fn|type|func(?:\s*\([^)]*\))?)\s+([A-Za-z_$][\w$]*)/;
+
 /** A line that starts a definition (or its decorator): Python, JS/TS, Go, Rust, Java-like classes. */
 const NEXT_DEFINITION = /^\s*(?:@\w|(?:async\s+)?def\s|(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s|(?:export\s+)?(?:default\s+)?(?:async\s+)?function\b|(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s|func\s)/;
 
@@ -357,6 +363,17 @@ export function quotedSymbol(m: PlaceMatch): string | undefined {
     if (i <= start) {
       if (i > at) [at, enclosing] = [i, n];
     } else if (i < end && (!next || i < next.line)) next = { name: n, line: i };
+  }
+  // The quote's code starts a definition the chunk's names leave out (they are three at most):
+  // echo's `type HTTPErrorHandler func(…)` after `Deserialize` goes by its own name.
+  const body = lines.slice(start, end).find((l) => !LEAD_IN.test(l));
+  const own = body !== undefined ? DEFINITION_LINE.exec(body)?.[1] : undefined;
+  if (own && !names.includes(own)) return own;
+  // Only the doc comment of a definition the next chunk holds, at this chunk's end: named as Go
+  // names one, by its first word (`// DefaultHTTPErrorHandler creates …` is not `New`'s).
+  if (body === undefined && lines.slice(end).every((l) => !l.trim())) {
+    const doc = DOC_OF.exec(m.quote.find((l) => l.trim()) ?? '')?.[1];
+    if (doc && !names.includes(doc)) return doc;
   }
   // A chunk inside a definition (its header in an earlier chunk) goes by the chunk's names.
   if (!found) return displaySymbol([...parts.slice(0, -1), names[0]!].join(' › '));
