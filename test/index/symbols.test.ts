@@ -193,6 +193,27 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     assert.deepEqual(references.map((r) => `${r.relativePath}:${r.startLine}`), ['web/app.py:2', 'web/guard.ts:3', 'docs/example.py:1', 'tests/test_routes.py:2']);
   });
 
+  it('an annotated method\'s own line is its definition, not a call of it (Java)', async () => {
+    fs.writeFileSync(path.join(repo, 'Builder.java'), [
+      'public class Builder {',
+      '  @CanIgnoreReturnValue',
+      '  @Deprecated',
+      '  public Builder setPretty() {',
+      '    return this;',
+      '  }',
+      '',
+      '  public Builder copy() {',
+      '    return new Builder().setPretty();',
+      '  }',
+      '}',
+      '',
+    ].join('\n'));
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    await ready(w);
+    const { references } = await w.request(SymbolsReferences, { name: 'Builder.setPretty' });
+    assert.deepEqual(references.map((r) => `${r.relativePath}:${r.startLine}:${r.kind}:${r.enclosing}`), ['Builder.java:9:call:Builder.copy']);
+  });
+
   it('finds call sites first, with the enclosing definition, never the definition, a comment or a string', async () => {
     w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
     await ready(w);

@@ -466,8 +466,21 @@ export function findReferences(query: string, pieces: Iterable<TextPiece>, symbo
   const seen = new Set<string>();
   for (const p of pieces) {
     if (!p.text.includes(name)) continue;
-    const defLines = new Set(symbols.definitionsIn(p.file).filter((d) => d.name === name).map((d) => d.startLine));
     const lines = p.text.split('\n');
+    // A definition's own line: its first line that says the name (below its annotations and
+    // decorators: Java's `@CanIgnoreReturnValue` above `public GsonBuilder setPrettyPrinting() {`).
+    const defLines = new Set<number>();
+    for (const d of symbols.definitionsIn(p.file)) {
+      if (d.name !== name) continue;
+      defLines.add(d.startLine);
+      for (let ln = d.startLine; ln <= Math.min(d.endLine, d.startLine + 8); ln++) {
+        const text = lines[ln - p.startLine];
+        if (text?.includes(name) && !COMMENT_LINE.test(text)) {
+          defLines.add(ln);
+          break;
+        }
+      }
+    }
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!;
       if (!line.includes(name) || COMMENT_LINE.test(line)) continue;
