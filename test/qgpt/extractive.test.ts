@@ -252,6 +252,31 @@ describe('extractive answerer: the order of the places', () => {
     assert.equal(callSitesFirst('create_browser_router', ps.slice(1, 2).concat(passage(1, 'pkg/app.py', 'router = create_browser_router(routes)')))[0], 1);
   });
 
+  it('"what does X return?" quotes X\'s return statement, not its signature', () => {
+    const text = [
+      'def url_for(',
+      '    endpoint: str,',
+      '    *,',
+      '    _anchor: str | None = None,',
+      '    _external: bool | None = None,',
+      ') -> str:',
+      '    """Generate a URL to the given endpoint with the given values.',
+      '',
+      '    :param endpoint: The endpoint name associated with the URL to generate.',
+      '    :param _anchor: If given, append this as ``#anchor`` to the URL.',
+      '    """',
+      '    app = current_app',
+      '    if app is None:',
+      '        raise RuntimeError("url_for needs an app")',
+      '    return app.url_for(endpoint, _anchor=_anchor, _external=_external)',
+    ].join('\n');
+    const ps = [{ ...passage(0, 'src/flask/helpers.py', text), language: 'python', symbol: 'url_for' }];
+    const [r] = rankPlaces('What does `url_for` return?', ps);
+    assert.ok(r!.quote.some((l) => l.includes('return app.url_for(')), r!.quote.join('\n'));
+    const [d] = rankPlaces('What does `url_for` do?', ps);
+    assert.equal(d!.quoteStart, 0, 'other questions still quote the definition from its head');
+  });
+
   it('among the best files, the words of the question still choose', () => {
     const ps = passages().slice(0, 3).concat(passage(3, 'src/views.ts', '/** When a view raises an exception, this handles it. */\nexport function onViewException(view: string, exception: Error) {}'));
     ps.forEach((p, i) => (p.retrieval = 1 - i * 0.1));

@@ -185,6 +185,10 @@ const DEFINITION_LINE = /^\s*(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s
 /** A line that starts a definition (or its decorator): Python, JS/TS, Go, Rust, Java-like classes. */
 const NEXT_DEFINITION = /^\s*(?:@\w|(?:async\s+)?def\s|(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s|(?:export\s+)?(?:default\s+)?(?:async\s+)?function\b|(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s|func\s)/;
 
+/** A question about what a named definition returns or yields. */
+const RETURNS_RE = /\bwhat\b[^?]{0,80}\b(?:returns?|yields?|returned|yielded)\b|\breturn\s+(?:value|type)s?\b/i;
+const RETURN_LINE = /^\s*(?:return|yield)\b/;
+
 export function rankPlaces(query: string | QueryTerms, passages: Passage[]): PlaceMatch[] {
   const q = typeof query === 'string' ? queryTerms(query) : query;
   const total = [...q.weights.values()].reduce((a, b) => a + b, 0);
@@ -193,6 +197,8 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
   const callOf = typeof query === 'string' ? callSiteSymbol(query) : null;
   const callRe = callOf ? callPattern(callOf) : null;
   const defRe = callOf ? definitionRes([callOf])[0]! : null;
+  // "What does X return?": X's return statements are what to quote, not its signature.
+  const returns = typeof query === 'string' && q.symbols.length > 0 && RETURNS_RE.test(query);
   const out: PlaceMatch[] = [];
   for (const p of passages) {
     const lines = p.text.split(/\r?\n/);
@@ -205,6 +211,7 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
         else if (callRe.test(line)) s += 6;
       }
       if (defs.some((re) => re.test(line))) s += 4;
+      if (returns && RETURN_LINE.test(line)) s += 8;
       return s;
     });
     const all = textTerms(p.text);
