@@ -10,6 +10,7 @@ import { silentLogger } from '../../server/src/core/logger';
 import type { IndexProgress } from '../../server/src/protocol/workspace';
 import { tempDir } from '../models/fixtures';
 import { fileWriter } from '../helpers/files';
+import { waitFor } from '../helpers/wait';
 import { startWorker, rpcError, type WorkerHandle } from '../helpers/worker';
 import { IndexWhenReady } from '../../server/src/protocol/workspace';
 
@@ -67,10 +68,18 @@ describe('index: whenReady, the first index waited for', function () {
       w = await startWorker({ dataDir: path.join(root, 'data4'), folders: [path.join(root, 'repo')], autoIndex: true, env: { ASKCODE_MODELS_DIR: path.join(root, 'no-models') } });
       const early = await w.request(IndexWhenReady, { maxMs: 0 });
       assert.equal(early.ready, false, JSON.stringify(early.status));
+      // While the files are being indexed, the notice answers use says so.
+      const building = await waitFor(async () => {
+        const x = await w!.request(IndexWhenReady, { maxMs: 0 });
+        return x.status.state === 'indexing' && x.status.files < x.status.filesTotal ? x : undefined;
+      }, 'a reply while indexing', 30_000, 20);
+      assert.equal(building.ready, false);
+      assert.match(building.notice ?? '', /still being built \(\d+ of 1500 files so far\)/);
       const r = await w.request(IndexWhenReady, { maxMs: 60_000 });
       assert.equal(r.ready, true);
       assert.equal(r.status.state, 'ready');
       assert.equal(r.status.files, 1500);
+      assert.equal(r.notice, undefined);
       for (const bad of [{ maxMs: -1 }, { maxMs: 'soon' }, {}, { maxMs: 1e9 }]) {
         const e = await rpcError(w.raw(IndexWhenReady.method, bad));
         assert.equal(e.data?.kind, 'invalid', e.message);

@@ -209,8 +209,8 @@ export class AskcodeParticipant {
     let conv = conversation;
     const writer = new CitingWriter(stream, placeResolver(() => hits));
     stream.progress(seed ? `Searching around ${relPath(seed.path ?? '')}${lines(seed.startLine, seed.endLine)}…` : 'Searching the workspace…');
-    const note = await caughtUp(this.worker, token);
-    if (note) stream.markdown(`_${note}_\n\n`);
+    // The answer's notices say so when it had to answer from part of the index.
+    await caughtUp(this.worker, token);
 
     const done = new Promise<QGPTStreamOutput>((resolve) => {
       const sub = this.worker.onNotification(({ method, params }) => {

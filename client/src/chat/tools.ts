@@ -47,14 +47,13 @@ const INDEX_WAIT_MS = 20_000;
 
 /**
  * Waits, at most INDEX_WAIT_MS, for the index to catch up with the workspace, so that a tool
- * called as the window opens does not answer "no definition" from a half-built index. Returns a
- * note for the result when it had to answer from part of the index ('' otherwise, and with a
- * worker that does not know the method).
+ * called as the window opens does not answer "no definition" from a half-built index. Returns the
+ * worker's notice when it had to answer from part of the index ('' otherwise, and with a worker
+ * that does not know the method).
  */
 export async function caughtUp(worker: Worker, token?: vscode.CancellationToken): Promise<string> {
   try {
-    const { ready, status } = await worker.request(IndexWhenReady, { maxMs: INDEX_WAIT_MS }, token);
-    return ready ? '' : `askcode is still indexing the workspace (${status.files} of ${status.filesTotal} files): this comes from what is indexed so far; ask again in a moment for all of it.`;
+    return (await worker.request(IndexWhenReady, { maxMs: INDEX_WAIT_MS }, token)).notice ?? '';
   } catch (e) {
     if (token?.isCancellationRequested) throw e;
     return '';

@@ -12,6 +12,7 @@ import { QgptRelevance, QgptPersonsRelated } from '../protocol/qgpt';
 import { CodeRead, SymbolsFind, SymbolsReferences, type SymbolKind } from '../protocol/symbols';
 import { isWithin, locate } from '../core/safePath';
 import { askQuestion, askText, type Progress } from './ask';
+import { indexNotice } from '../qgpt/answerFlow';
 import { cite, fence, relativeTo, result, snippetLine, snippetOf, toolError, type Snippet } from './render';
 
 const SYMBOL_KINDS = ['class', 'interface', 'type', 'enum', 'function', 'method', 'constant', 'variable', 'module'] as const satisfies readonly SymbolKind[];
@@ -90,17 +91,16 @@ export function createMcpServer(core: Core, opts: McpFaceOptions): McpServer {
   /**
    * The index caught up first (at most INDEX_WAIT_MS, reported as progress): a client calls its
    * tools as soon as it has started `askcode mcp`, while the folders are still being indexed.
-   * Returns a note for the result when it had to answer from part of the index.
+   * Returns the answers' own notice (qgpt/answerFlow.ts `indexNotice`) when it had to answer from
+   * part of the index.
    */
   const caughtUp = async (ctx: ServerContext, progress: Progress | undefined): Promise<string | undefined> => {
     let last = '';
-    const done = await core.index.whenReady(INDEX_WAIT_MS, ctx.mcpReq.signal, (st) => {
+    await core.index.whenReady(INDEX_WAIT_MS, ctx.mcpReq.signal, (st) => {
       const m = st.filesTotal ? `indexing the served folders: ${st.files} of ${st.filesTotal} files` : 'indexing the served folders';
       if (m !== last) progress?.((last = m));
     });
-    if (done) return undefined;
-    const st = core.index.status();
-    return `askcode is still indexing the served folders (${st.files} of ${st.filesTotal} files, ${st.embedded} of ${st.chunks} chunks embedded): this comes from what is indexed so far; call again in a moment for all of it.`;
+    return indexNotice(core.index.status())?.message;
   };
 
   server.registerTool(
@@ -168,9 +168,9 @@ export function createMcpServer(core: Core, opts: McpFaceOptions): McpServer {
     (args, ctx) =>
       run(async () => {
         const progress = progressOf(ctx);
-        const note = await caughtUp(ctx, progress);
+        // The answer carries the index's notice itself, when it had to answer from part of it.
+        await caughtUp(ctx, progress);
         const out = await askQuestion(core, args, ctx.mcpReq.signal, progress);
-        if (note) out.notices.unshift(note);
         return result(askText(out), { ...out });
       }),
   );

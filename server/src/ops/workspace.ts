@@ -1,6 +1,7 @@
 import type { Service } from '../core/service';
 import type { CoreOptions } from '../core/options';
 import type { WorkspaceIndex } from '../index/workspaceIndex';
+import { indexNotice } from '../qgpt/answerFlow';
 import {
   WorkspaceSetFolders, WorkspaceFolders, WorkspaceFileEvents, WorkspaceBuffer, IndexStatus, IndexWhenReady, IndexRebuild, IndexPause, IndexResume,
   SettingsChanged, FileEventSchema, type FileEvent, type WorkerSettings,
@@ -25,7 +26,12 @@ export function registerWorkspace(service: Service, { options, index }: Workspac
   });
   service.register(WorkspaceBuffer, (p) => index.buffer(p.path, p.text ?? null));
   service.register(IndexStatus, () => index.currentStatus());
-  service.register(IndexWhenReady, async (p, ctx) => ({ ready: await index.whenReady(p.maxMs, ctx.signal), status: await index.currentStatus() }));
+  service.register(IndexWhenReady, async (p, ctx) => {
+    const ready = await index.whenReady(p.maxMs, ctx.signal);
+    const status = await index.currentStatus();
+    const notice = indexNotice(status)?.message;
+    return { ready, status, ...(notice ? { notice } : {}) };
+  });
   service.register(IndexRebuild, async () => {
     await index.rebuild();
     return null;

@@ -128,9 +128,10 @@ export const IndexStatus = request<void, IndexProgress>('askcode/index/status', 
 /**
  * Waits, at most `maxMs`, for the index to catch up with the folders (the first index of a folder
  * just opened, an edit being indexed): for tools called as the editor starts. `ready` is false
- * when it had not caught up by then; the answer then comes from what is indexed so far.
+ * when it had not caught up by then; the answer then comes from what is indexed so far, and
+ * `notice` says so in the words answers use.
  */
-export const IndexWhenReady = request<{ maxMs: number }, { ready: boolean; status: IndexProgress }>('askcode/index/whenReady',
+export const IndexWhenReady = request<{ maxMs: number }, { ready: boolean; status: IndexProgress; notice?: string }>('askcode/index/whenReady',
   z.looseObject({ maxMs: z.number({ error: 'must be a number of milliseconds' }).int().min(0).max(120_000) }));
 /** Forget every stored chunk and index the folders again. */
 export const IndexRebuild = request<void, null>('askcode/index/rebuild', None);
