@@ -32,6 +32,38 @@ describe('symbols: definitions from the parse', () => {
     const rs = await defsOf('a.rs', 'pub struct Tok;\nimpl Tok {\n    pub fn next(&self) {}\n}\npub fn split() {}\n');
     assert.deepEqual(rs.map((d) => `${d.kind} ${d.qualifiedName}`), ['class Tok', 'method Tok.next', 'function split']);
   });
+
+  it('reads Ruby, Java, C# and PHP definitions too (sinatra\'s `halt` was found by no name)', async () => {
+    const rb = await defsOf('base.rb', [
+      'module Sinatra',
+      '  class Base',
+      '    def halt(*response)',
+      '      throw :halt, response',
+      '    end',
+      '',
+      '    def self.settings',
+      '      self',
+      '    end',
+      '',
+      '    class << self',
+      '      def get(path, &block)',
+      '        route(path, &block)',
+      '      end',
+      '    end',
+      '  end',
+      'end',
+      '',
+    ].join('\n'));
+    assert.deepEqual(rb.map((d) => `${d.kind} ${d.qualifiedName} ${d.startLine}-${d.endLine}`), [
+      'module Sinatra 1-17', 'class Sinatra.Base 2-16', 'method Sinatra.Base.halt 3-5', 'method Sinatra.Base.settings 7-9', 'method Sinatra.Base.get 12-14',
+    ]);
+    const java = await defsOf('Gson.java', 'public final class Gson {\n  public String toJson(Object src) {\n    return "";\n  }\n}\n');
+    assert.deepEqual(java.map((d) => `${d.kind} ${d.qualifiedName}`), ['class Gson', 'method Gson.toJson']);
+    const cs = await defsOf('Log.cs', 'namespace Serilog\n{\n    public static class Log\n    {\n        public static void Write(string m) { }\n    }\n}\n');
+    assert.deepEqual(cs.map((d) => `${d.kind} ${d.qualifiedName}`), ['module Serilog', 'class Serilog.Log', 'method Serilog.Log.Write']);
+    const php = await defsOf('App.php', '<?php\nclass App\n{\n    public function run(): void\n    {\n    }\n}\n');
+    assert.deepEqual(php.map((d) => `${d.kind} ${d.qualifiedName}`), ['class App', 'method App.run']);
+  });
 });
 
 describe('symbols: names an issue writes as words', function () {

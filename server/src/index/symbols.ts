@@ -25,18 +25,19 @@ export interface FileSymbol {
 
 // ---- extraction ------------------------------------------------------------------------
 
-const CLASS = new Set(['class_definition', 'class_declaration', 'abstract_class_declaration', 'class_specifier', 'struct_specifier', 'struct_item', 'record_declaration', 'union_item']);
+const CLASS = new Set(['class_definition', 'class_declaration', 'class', 'abstract_class_declaration', 'class_specifier', 'struct_specifier', 'struct_item', 'record_declaration', 'union_item']);
 const INTERFACE = new Set(['interface_declaration', 'trait_item', 'protocol_declaration']);
 const TYPE = new Set(['type_alias_declaration', 'type_item']);
 const ENUM = new Set(['enum_declaration', 'enum_item', 'enum_specifier']);
 const FUNCTION = new Set(['function_definition', 'function_declaration', 'generator_function_declaration', 'function_item', 'function_signature_item']);
-const METHOD = new Set(['method_definition', 'method_declaration', 'constructor_declaration', 'method_signature', 'abstract_method_signature']);
+// `method` and `singleton_method` (`def self.x`) are Ruby's, as are `class` above and `body_statement` below.
+const METHOD = new Set(['method_definition', 'method_declaration', 'constructor_declaration', 'method_signature', 'abstract_method_signature', 'method', 'singleton_method']);
 const MODULE = new Set(['internal_module', 'module', 'mod_item', 'namespace_definition', 'namespace_declaration']);
 /**
  * Nodes walked into for definitions. Only these: a function's insides are its locals, and
  * expressions (data tables, call arguments) hold none worth the walk.
  */
-const CONTAINER = /^(export_statement|decorated_definition|block|class_body|interface_body|object_type|declaration_list|field_declaration_list|statement_block|if_statement|else_clause|elif_clause|try_statement|except_clause|finally_clause|with_statement|ambient_declaration|type_declaration|const_declaration|preproc_\w+|linkage_specification|template_declaration|namespace_body|program|source_file|translation_unit|compilation_unit)$/;
+const CONTAINER = /^(export_statement|decorated_definition|block|body_statement|singleton_class|class_body|interface_body|object_type|declaration_list|field_declaration_list|statement_block|if_statement|else_clause|elif_clause|try_statement|except_clause|finally_clause|with_statement|ambient_declaration|type_declaration|const_declaration|preproc_\w+|linkage_specification|template_declaration|namespace_body|program|source_file|translation_unit|compilation_unit)$/;
 const UPPER_CONST = /^_?[A-Z][A-Z0-9_]*$/;
 const MAX_NAME = 100;
 
