@@ -149,7 +149,7 @@ describe('question: what a question asks', () => {
     for (const q of ['Show me the code for `TestRequests`.', 'where is RouterTest defined?', 'what do the HttpTests check?']) assert.equal(asksAboutTests(q), true, q);
     for (const q of ['what is the latest version?', 'how does the contest work?', 'where is the Tester class?']) assert.equal(asksAboutTests(q), false, q);
     // A runner's work on tests is its domain; the tests for something are tests.
-    for (const q of ['how does pytest collect test files?', 'how are test functions skipped?', 'where are test modules imported?']) {
+    for (const q of ['how does pytest collect test files?', 'how are test functions skipped?', 'where are test modules imported?', 'how are test files recognised?', 'how does it detect test folders?', 'where are test paths identified?']) {
       assert.equal(analyzeQuestion(q).asksForTests, false, q);
       assert.equal(parseQuery(q).aboutTests, false, q);
     }
@@ -302,6 +302,12 @@ describe('question: relevance for questions in the real worker', function () {
     // "test ids" in a test runner's own code, against the tests of that code (which say it more).
     put('src/runner/ids.py', 'def make_ids(params):\n    # The test ids of a parametrized call: one id generated per parameter set.\n    return ["-".join(str(v) for v in p) for p in params]\n');
     put('tests/test_ids.py', 'def test_ids_generated():\n    # test ids generated from the parameters: each test id generated once\n    assert make_ids([(1, 2)]) == ["1-2"]\n');
+    // …and a tool's code that tells test files apart, against its test (which says "test files" more).
+    put('src/runner/kinds.py', 'def is_test_file(name):\n    # Test files are recognised by their names: test_*.py or *_test.py.\n    return name.startswith("test_") or name.endswith("_test.py")\n');
+    put('tests/test_kinds.py', 'def test_recognised_test_files():\n    # test files recognised: each test file name recognised as a test file\n    assert is_test_file("test_a.py")\n');
+    // A plain function named in "how does X work?", against a file whose comments say its name more (sinatra's `halt`).
+    put('pkg/flow.py', 'class Halt(Exception):\n    pass\n\n\ndef halt(*response):\n    raise Halt(response)\n');
+    put('pkg/respond.py', '# respond_with: call halt in a block; halt with a status, halt with a body (halt, halt)\ndef respond_with(*formats):\n    return formats\n');
     // A pytest fixture named by its role ("the httpbin fixture"), against a test that says its name more.
     put('tests/conftest.py', 'import pytest\n\n\n@pytest.fixture\ndef httpbin():\n    return "http://127.0.0.1:8080"\n');
     put('tests/test_get.py', 'def test_get(httpbin):\n    # the httpbin fixture: httpbin gives the httpbin url to return from\n    assert get(httpbin + "/get")\n');
@@ -404,6 +410,13 @@ describe('question: relevance for questions in the real worker', function () {
   it('ranks a test runner\'s code above its tests for "how are test ids generated?" (what it works with, not its tests)', async () => {
     await assertFirst('how are test ids generated?', 'src/runner/ids.py');
     await assertFirst('how are test ids tested?', 'tests/test_ids.py');
+    await assertFirst('how are test files recognised?', 'src/runner/kinds.py');
+  });
+
+  it('ranks the definition of a plain name asked about as "how does X work?" first (sinatra\'s `halt`)', async () => {
+    assert.deepEqual(analyzeQuestion('how does halt work?').symbols.map((s) => s.name), ['halt']);
+    assert.deepEqual(analyzeQuestion('how does it work?').symbols, []);
+    await assertFirst('how does halt work?', 'pkg/flow.py');
   });
 
   it('ranks the definition of a fixture named by its role ("the httpbin fixture") first', async () => {

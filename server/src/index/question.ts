@@ -92,11 +92,12 @@ const DEFINITION = /\b(defined|definition|declared|declaration|implemented|locat
 const CODE_SPAN = /`([^`\n]{1,120})`/g;
 /** camelCase, PascalCase with an inner capital, snake_case, dunder and dotted names (`a.b`, `A.b_c()`). */
 const CODE_SHAPED = /(?<![A-Za-z0-9_.])(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Za-z0-9]*_[A-Za-z0-9_]+|[A-Z][a-z0-9]+)(?:\(\))?(?![A-Za-z0-9_])/g;
-/** A plain word the question's grammar makes a name: "the compose function", "where is compose called". */
+/** A plain word the question's grammar makes a name: "the compose function", "where is compose called", "how does halt work?". */
 const NAMED_BY_ROLE = [
   /\bthe ([A-Za-z_][A-Za-z0-9_]*) (?:function|method|class|constant|interface|type|enum|decorator|helper|hook|property|attribute|fixture)\b/dgi,
   /\b(?:where|how) (?:is|are) (?:the )?([A-Za-z_][A-Za-z0-9_]*) (?:called|used|defined|declared|implemented|invoked|tested)\b/dgi,
   /\bwhat does (?:the )?([A-Za-z_][A-Za-z0-9_]*) do\b/dgi,
+  /\bhow (?:does|do) (?:the )?([A-Za-z_][A-Za-z0-9_]*) work\b/dgi,
   /\b(?:who|what) (?:calls|uses) (?:the )?([A-Za-z_][A-Za-z0-9_]*)\b/dgi,
 ];
 const HOW_TO = /\b(how (?:do|can|should|would) (?:i|we|you|one)|how to|what should (?:i|we)|is there a way|can i|should i)\b/i;
@@ -124,9 +125,10 @@ const TEST_DOMAIN = /\btest(?:ing)?[\s-]+(?:ids?|names?|outcomes?|results?|repor
 
 /**
  * A test runner's work on tests: "how does pytest collect test files?", "test functions are
- * skipped" — in the runner's own code the answer, whereas "the test files for the router" are tests.
+ * skipped", "how are test files recognised?" (a tool that tells tests from code) — in the
+ * runner's or the tool's own code the answer, whereas "the test files for the router" are tests.
  */
-const TEST_RUNNER_WORK = /\b(?:collect|discover|run|execut|skip|select|load|import|rewrit|report)\w*\s+(?:the\s+)?test[\s-]+(?:files?|modules?|functions?|classes?|methods?)\b|\b(?:(?:are|is)\s+(?:the\s+)?)?test[\s-]+(?:files?|modules?|functions?|classes?|methods?)\s+(?:(?:are|is|get|gets)\s+)?(?:collected|discovered|found|run|ran|executed|skipped|selected|loaded|imported)\b/gi;
+const TEST_RUNNER_WORK = /\b(?:collect|discover|run|execut|skip|select|load|import|rewrit|report|recogni[sz]|detect|identif|classif|distinguish)\w*\s+(?:the\s+)?test[\s-]+(?:files?|modules?|functions?|classes?|methods?|folders?|directories|paths?)\b|\b(?:(?:are|is)\s+(?:the\s+)?)?test[\s-]+(?:files?|modules?|functions?|classes?|methods?|folders?|directories|paths?)\s+(?:(?:are|is|get|gets)\s+)?(?:collected|discovered|found|run|ran|executed|skipped|selected|loaded|imported|recogni[sz]ed|detected|identified|classified|distinguished|told apart)\b/gi;
 
 /**
  * A statistical test, the domain of a statistics library ("the portmanteau test for residual
