@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { answerOrder, nameCoverage, quotedSymbol, rankPlaces } from '../../server/src/qgpt/extractive';
+import { answerOrder, leadSentence, nameCoverage, quotedSymbol, rankPlaces } from '../../server/src/qgpt/extractive';
 import { hintsRules } from '../../server/src/qgpt/hints';
 import { isQuotedProse, queryTerms } from '../../server/src/qgpt/terms';
 import type { Passage } from '../../server/src/qgpt/seeds';
@@ -132,6 +132,90 @@ describe('extractive answerer: matching question words to code', () => {
     const plain = ['func New() *Echo {', '\te := &Echo{}', '\te.Server = new(http.Server)', '\te.Listener = nil', '\te.Logger = log.Default()', '\te.Binder = &DefaultBinder{}', '\treturn e', '}', '', '// Handlers run when a handler returns an error.', ''].join('\n');
     const [u] = rankPlaces('what happens when a handler returns an error?', [{ ...passage(0, 'echo.go', plain), language: 'go', symbol: 'New' }]);
     assert.notEqual(quotedSymbol(u!), 'Handlers');
+  });
+
+  it('names a quote after the end of the definition above it by none (a doc comment on a re-export is not the interface\'s)', () => {
+    // askcode's safePath.ts: `interface Inside { … }` ends; the comment quoted is on `export type { SkipReason }`.
+    const ts = [
+      'export interface Inside {',
+      '  abs: string;',
+      '  real: string;',
+      '}',
+      '',
+      '/**',
+      ' * Why a file was not indexed: `outside` (a symlink whose target is outside every opened folder),',
+      ' * `special` (FIFO, socket, device).',
+      ' */',
+      'export type { SkipReason };',
+      '',
+      'export async function realFolder(folder: string): Promise<string> {',
+      '  return folder;',
+      '}',
+    ].join('\n');
+    const [m] = rankPlaces('how are symlinks outside the folder handled?', [{ ...passage(0, 'src/safePath.ts', ts), language: 'typescript', symbol: 'Inside, realFolder' }]);
+    assert.match(m!.quote.join('\n'), /symlink whose target is outside/);
+    assert.equal(quotedSymbol(m!), undefined, m!.quote.join('\n'));
+    // Python: a statement at the function's indentation ends it; its own docstring and body do not.
+    const py = [
+      'def load(path):',
+      '    """Read the file.',
+      '',
+      'Lines of the docstring may start anywhere.',
+      '    """',
+      '    return open(path).read()',
+      '',
+      '',
+      '# The symlinks that lead outside the folder are skipped: their targets are outside it.',
+      'SKIP_OUTSIDE = True',
+    ].join('\n');
+    const [p] = rankPlaces('how are symlinks outside the folder handled?', [{ ...passage(0, 'pkg/files.py', py), language: 'python', symbol: 'load' }]);
+    assert.match(p!.quote.join('\n'), /symlinks that lead outside/);
+    assert.equal(quotedSymbol(p!), undefined, p!.quote.join('\n'));
+    const [q] = rankPlaces('where do docstring lines start?', [{ ...passage(0, 'pkg/files.py', py), language: 'python', symbol: 'load' }]);
+    assert.match(q!.quote.join('\n'), /docstring may start/);
+    assert.equal(quotedSymbol(q!), 'load', q!.quote.join('\n'));
+    // Ruby (sinatra): a call in `route!`, which the chunk's three names leave out, after `forward` has ended.
+    const rb = [
+      'def halt(*response)',
+      '  throw :halt, response',
+      'end',
+      '',
+      'def forward',
+      '  @app.call(env)',
+      'end',
+      '',
+      'private',
+      '',
+      '# Run routes defined on the class and all superclasses.',
+      'def route!(base = settings, pass_block = nil)',
+      '  routes = base.routes[@request.request_method]',
+      '  routes&.each do |pattern, conditions, block|',
+      '    returned_pass_block = process_route(pattern, conditions) do |*args|',
+      '      route_eval { block[*args] }',
+      '    end',
+      '  end',
+      'end',
+    ].join('\n');
+    const [r] = rankPlaces('Where is `process_route` called?', [{ ...passage(0, 'lib/sinatra/base.rb', rb), language: 'ruby', symbol: 'Sinatra › Base › halt, forward' }]);
+    assert.ok(r!.quote.some((l) => l.includes('process_route(pattern')), r!.quote.join('\n'));
+    assert.equal(quotedSymbol(r!), 'Sinatra.Base.route!');
+    // `def self.settings` is `settings`, not `self`.
+    const own = ['def forward', '  fail "downstream app not set" unless @app.respond_to? :call', '  status, headers, body = @app.call env', '  @response.status = status', '  @response.body = body', '  @response.headers.merge! headers', '  nil', 'end', '', '# Access settings defined with Base.set.', 'def self.settings', '  self', 'end'].join('\n');
+    const [o] = rankPlaces('how are settings accessed?', [{ ...passage(0, 'lib/sinatra/base.rb', own), language: 'ruby', symbol: 'Sinatra › Base › forward' }]);
+    assert.equal(quotedSymbol(o!), 'settings', o!.quote.join('\n'));
+  });
+
+  it('reads the names the question\'s grammar makes of plain words ("the Base class", "how does halt work?") and cites their definitions', () => {
+    const comment = { ...passage(0, 'lib/sinatra/main.rb', '# An application is a class defined on the Base class.\nclass Application < Sinatra::Base\n  set :run, true\nend'), language: 'ruby' };
+    const def = { ...passage(1, 'lib/sinatra/base.rb', '# Base class for all Sinatra applications and middleware.\nclass Base\n  include Rack::Utils\nend'), language: 'ruby', symbol: 'Sinatra › Base' };
+    const places = rankPlaces('where is the Base class defined?', [comment, def]);
+    const base = places.find((m) => m.passage.path === 'lib/sinatra/base.rb')!;
+    assert.deepEqual(base.defines, ['Base']);
+    assert.deepEqual(places.find((m) => m !== base)!.defines, [], 'a subclass of Base does not define it');
+    assert.match(leadSentence([base]), /^`Base` in .* defines it\.$/);
+    const halt = { ...passage(0, 'lib/sinatra/base.rb', 'def halt(*response)\n  throw :halt, response\nend'), language: 'ruby', symbol: 'Sinatra › Base › halt' };
+    const [h] = rankPlaces('how does halt work?', [halt]);
+    assert.deepEqual(h!.defines, ['halt']);
   });
 
   it('a quoted message (`Failed to fetch dynamically imported module`) is words, not names a place defines; a code span of code still names', () => {

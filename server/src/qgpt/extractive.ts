@@ -179,11 +179,69 @@ function callPattern(symbol: string): RegExp {
 /** A doc comment that starts with the name it documents, CamelCase or with an inner capital or `_` (Go's convention). */
 const DOC_OF = /^\s*(?:\/\/|#|\/\*\*?|\*)\s*([A-Z][a-z0-9]+[A-Z]\w*|[a-z]+[A-Z_]\w*)\s+[a-z]/;
 
-/** A definition's first line and its name: Python, JS/TS, Go (methods too), Rust. */
-const DEFINITION_LINE = /^\s*(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:def|class|function|interface|struct|enum|trait|fn|type|func(?:\s*\([^)]*\))?)\s+([A-Za-z_$][\w$]*)/;
+/** A definition's first line and its name: Python, JS/TS, Go (methods too), Rust, Ruby (`def self.x`, `def route!`). */
+const DEFINITION_LINE = /^\s*(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:def|class|function|interface|struct|enum|trait|fn|type|func(?:\s*\([^)]*\))?)\s+(?:self\.)?([A-Za-z_$][\w$]*[?!]?)/;
 
 /** A line that starts a definition (or its decorator): Python, JS/TS, Go, Rust, Java-like classes. */
 const NEXT_DEFINITION = /^\s*(?:@\w|(?:async\s+)?def\s|(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s|(?:export\s+)?(?:default\s+)?(?:async\s+)?function\b|(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s|func\s)/;
+
+/** A line that closes a block by itself: `}`, `};`, `})`, Ruby's or Lua's `end`. */
+const CLOSES_BLOCK = /^\s*(?:[}\]][\s;,)]*|end)\s*$/;
+/** A line of Python that continues the statement above it rather than starting one: `)`, `]`, a comment. */
+const CONTINUES = /^\s*[)\]}#]/;
+
+/**
+ * Whether the definition whose first line is `lines[def]` ends before `lines[at]` (the line after
+ * the quote's first line of code, so that the statement a comment leads into counts): a line closing
+ * its block at its indentation (`}`, `end`) comes between, or in Python a statement at its
+ * indentation or less (not inside a triple-quoted string); also a one-line declaration that ends
+ * with `;`. safePath.ts's doc comment on a re-export after `interface Inside { … }` is not
+ * `Inside`'s.
+ */
+function endedBefore(lines: string[], def: number, at: number, python: boolean): boolean {
+  if (at <= def) return false;
+  const indent = (l: string) => l.length - l.trimStart().length;
+  const d = indent(lines[def]!);
+  const head = lines[def]!;
+  const count = (re: RegExp) => (head.match(re) ?? []).length;
+  if (!python && /;\s*$/.test(head) && count(/\{/g) === count(/\}/g) && count(/\(/g) === count(/\)/g)) return true;
+  let inString = false;
+  for (let i = def + 1; i < at; i++) {
+    const l = lines[i]!;
+    if (python) {
+      const odd = (l.match(/"""|'''/g) ?? []).length % 2 === 1;
+      if (inString) {
+        if (odd) inString = false;
+        continue;
+      }
+      if (odd) inString = true;
+    }
+    if (!l.trim() || indent(l) > d) continue;
+    if (CLOSES_BLOCK.test(l)) return true;
+    if (python && !CONTINUES.test(l)) return true;
+  }
+  return false;
+}
+
+/**
+ * The definition whose block holds `lines[start]`, looking up through the lines of less
+ * indentation above it (blocks, then the definition), when that definition has not ended by
+ * `until`.
+ */
+function innermostDefinition(lines: string[], start: number, until: number, python: boolean): string | undefined {
+  const indent = (l: string) => l.length - l.trimStart().length;
+  const first = lines.slice(start, until).find((l) => l.trim());
+  if (first === undefined) return undefined;
+  let ind = indent(first);
+  for (let i = start - 1; i >= 0 && ind > 0; i--) {
+    const l = lines[i]!;
+    if (!l.trim() || indent(l) >= ind) continue;
+    const name = DEFINITION_LINE.exec(l)?.[1];
+    if (name) return endedBefore(lines, i, until, python) ? undefined : name;
+    ind = indent(l);
+  }
+  return undefined;
+}
 
 /** A question about what a named definition returns or yields. */
 const RETURNS_RE = /\bwhat\b[^?]{0,80}\b(?:returns?|yields?|returned|yielded)\b|\breturn\s+(?:value|type)s?\b/i;
@@ -384,6 +442,13 @@ export function quotedSymbol(m: PlaceMatch): string | undefined {
   }
   // A chunk inside a definition (its header in an earlier chunk) goes by the chunk's names.
   if (!found) return displaySymbol([...parts.slice(0, -1), names[0]!].join(' › '));
+  // Quoted lines after the enclosing definition's end are not in it.
+  const bodyAt = lines.slice(start, end).findIndex((l) => !LEAD_IN.test(l));
+  const python = /\.pyi?$/i.test(m.passage.path ?? '');
+  const until = bodyAt < 0 ? start : start + bodyAt + 1;
+  // Quoted lines after the enclosing definition's end are not in it; they may be in one the
+  // chunk's names leave out (sinatra's call of `process_route` in `route!`, after `forward`).
+  if (enclosing && endedBefore(lines, at, until, python)) enclosing = innermostDefinition(lines, start, until, python);
   const leadsInto = next && lines.slice(start, next.line).every((l) => LEAD_IN.test(l));
   const pick = leadsInto || !enclosing ? next?.name : enclosing;
   // Quoted lines above every definition of the chunk (a module's docstring, its imports) are in none of them.

@@ -1,5 +1,5 @@
 import { stemmer } from 'stemmer';
-import { isFramingWord } from '../index/question';
+import { analyzeQuestion, isFramingWord } from '../index/question';
 import { splitIdentifier as identifierParts } from '../index/tokens';
 
 /**
@@ -25,7 +25,10 @@ export interface QueryTerms {
   weights: Map<string, number>;
   /** The word as the question wrote it, for each key of `weights` (what the "why" line shows). */
   display: Map<string, string>;
-  /** Identifiers written as such in the question (backticks, camelCase, snake_case, dotted, call syntax). */
+  /**
+   * Identifiers written as such in the question (backticks, camelCase, snake_case, dotted, call
+   * syntax), and plain words its grammar makes names ("the Base class", "how does halt work?").
+   */
   symbols: string[];
 }
 
@@ -120,6 +123,13 @@ export function queryTerms(query: string): QueryTerms {
     for (const p of splitIdentifier(w)) if (p !== low) add(p, isSymbol ? 1 : base);
   }
   for (const q of quoted) if (!symbols.includes(q)) symbols.push(q);
+  // Names the question's grammar makes of plain words, as the search reads them: "the Base class",
+  // "the compose function", "how does halt work?".
+  for (const s of analyzeQuestion(query).symbols) {
+    if (symbols.includes(s.name) || s.name.includes('.')) continue;
+    symbols.push(s.name);
+    add(s.name.toLowerCase(), 3, s.name);
+  }
   return { weights, display, symbols };
 }
 
