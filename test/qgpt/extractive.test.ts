@@ -218,6 +218,13 @@ describe('extractive answerer: matching question words to code', () => {
     assert.deepEqual(h!.defines, ['halt']);
   });
 
+  it('reads a phrasal verb as the word code writes it as, as the search does ("looked up" → `_find_error_handler`)', () => {
+    const app = { ...passage(0, 'src/flask/app.py', 'def handle_http_exception(self, e):\n    """Handles an HTTP exception. Error handlers\n    are looked up by code and by MRO, so that\n    subclasses can be handled with a catch-all handler.\n    """\n    return self.ensure_sync(handler)(e)'), language: 'python', symbol: 'Flask › handle_http_exception', retrieval: 0.78 };
+    const sansio = { ...passage(1, 'src/flask/sansio/app.py', 'def _find_error_handler(self, e, blueprints):\n    """Return a registered error handler for an exception in this\n    order: blueprint handler for a specific code, app handler for\n    a specific code, blueprint handler for an exception class.\n    """\n    exc_class, code = self._get_exc_class_and_code(type(e))'), language: 'python', symbol: 'App › _find_error_handler', retrieval: 1 };
+    const [first] = rankPlaces('where are error handlers looked up?', [app, sansio]);
+    assert.equal(first!.passage.path, 'src/flask/sansio/app.py');
+  });
+
   it('a quoted message (`Failed to fetch dynamically imported module`) is words, not names a place defines; a code span of code still names', () => {
     const doc = { ...passage(0, 'docs/guide/troubleshooting.md', '## `Failed to fetch dynamically imported module` error\n\nThis error occurs in several cases: a version skew, a poor network.'), language: 'markdown', symbol: '`Failed to fetch dynamically imported module` error' };
     const [m] = rankPlaces('What causes the `Failed to fetch dynamically imported module` error in a Vite app?', [doc]);

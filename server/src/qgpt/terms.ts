@@ -1,6 +1,7 @@
 import { stemmer } from 'stemmer';
 import { analyzeQuestion, isFramingWord } from '../index/question';
 import { splitIdentifier as identifierParts } from '../index/tokens';
+import { phrasalVerbs } from '../index/acronyms';
 
 /**
  * Code-aware terms of a question or a snippet: identifiers split on case, `_`, `-`, digits and
@@ -123,6 +124,9 @@ export function queryTerms(query: string): QueryTerms {
     for (const p of splitIdentifier(w)) if (p !== low) add(p, isSymbol ? 1 : base);
   }
   for (const q of quoted) if (!symbols.includes(q)) symbols.push(q);
+  // A phrasal verb is also the one word code writes it as ("looked up" → lookup, find), at half
+  // weight, as the search reads it.
+  for (const w of phrasalVerbs(query)) add(w, 0.5);
   // Names the question's grammar makes of plain words, as the search reads them: "the Base class",
   // "the compose function", "how does halt work?".
   for (const s of analyzeQuestion(query).symbols) {
