@@ -8,6 +8,7 @@ import { languageOf, isTestPath } from '../../server/src/index/languages';
 import { walk } from '../../server/src/index/walker';
 import { parseQuery } from '../../server/src/index/query';
 import { SearchEngine } from '../../server/src/index/searchEngine';
+import { recordOf } from '../../server/src/index/catalog';
 
 const SOURCES: Record<string, string> = {
   'a.ts': 'export class Router {\n  match(path: string) {\n    return path;\n  }\n}\nexport function parseQueryString(q: string) { return q; }\n',
@@ -87,6 +88,18 @@ describe('index: tokens, chunks and the walk', () => {
     assert.equal(only.symbol, 'TTL_MS, createSession, revokeSession');
     const klass = await chunkText(SOURCES['a.cs'], languageOf('a.cs')!);
     for (const c of klass) assert.ok(!/(\b\w+\b) › \1\b/.test(c.symbol ?? ''), `no name repeated as its own parent: ${c.symbol}`);
+  });
+
+  it('names a Rust impl block by its type without type arguments (`MethodRouter`, not `MethodRouter<S, E>`, whose comma reads as a list)', async () => {
+    const methods = Array.from({ length: 30 }, (_, i) => `    pub fn method_${i}(self) -> Self {\n        self\n    }`).join('\n');
+    const src = `pub struct MethodRouter<S, E> { s: S, e: E }\n\nimpl<S, E> MethodRouter<S, E>\nwhere\n    S: Clone,\n{\n${methods}\n}\n`;
+    const chunks = await chunkText(src, languageOf('method_routing.rs')!);
+    assert.ok(chunks.some((c) => (c.symbol ?? '').startsWith('MethodRouter › method_')), chunks.map((c) => c.symbol).join(' | '));
+    for (const c of chunks) assert.ok(!(c.symbol ?? '').includes('<'), `no type arguments: ${c.symbol}`);
+    // An index stored before keeps `MethodRouter<S, E> › …`: read back without them.
+    const row = { id: 'c1', path: 'src/method_routing.rs', start: 1, end: 3, symbol: 'MethodRouter<S, Infallible> › default_fallback', hash: 'h', lang: 'rust', ext: 'rs', code: true, text: 'x', mtime: 0, size: 1 };
+    assert.equal(recordOf('/w', row).symbol, 'MethodRouter › default_fallback');
+    assert.equal(recordOf('/w', { ...row, lang: 'markdown', symbol: '`Option<Path<T>>` behavior' }).symbol, '`Option<Path<T>>` behavior', 'a heading is kept as written');
   });
 
   it('names the pieces of a function too big for one chunk by the function, never by its locals', async () => {

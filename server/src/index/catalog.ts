@@ -25,6 +25,17 @@ export function chunkId(scope: string, rel: string, start: number, hash: string)
   return 'c' + createHash('sha1').update(`${scope}\0${rel}\0${start}\0${hash}`).digest('hex').slice(0, 24);
 }
 
+/**
+ * A Rust chunk's symbol path without type arguments: an index made before `impl` blocks were
+ * named without them holds `MethodRouter<S, E> › call`, whose comma reads as a list of names.
+ */
+function plainSymbol(symbol: string, lang: string): string | undefined {
+  if (lang !== 'rust' || !symbol.includes('<')) return symbol || undefined;
+  let s = symbol;
+  for (let i = 0; i < 4 && /<[^<>]*>/.test(s); i++) s = s.replace(/<[^<>]*>/g, '');
+  return s.trim() || undefined;
+}
+
 /** A stored row as the engine's record. */
 export function recordOf(folder: string, row: ChunkRow): ChunkRecord {
   return {
@@ -34,7 +45,7 @@ export function recordOf(folder: string, row: ChunkRow): ChunkRecord {
     startLine: row.start,
     endLine: row.end,
     text: row.text,
-    symbol: row.symbol || undefined,
+    symbol: plainSymbol(row.symbol, row.lang),
     hash: row.hash,
     language: row.lang,
     ext: row.ext,

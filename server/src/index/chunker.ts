@@ -80,7 +80,8 @@ function defName(n: TSNode): string | undefined {
     const nm = decl?.childForFieldName('name');
     return nm && nm.text.length < 100 ? nm.text : undefined;
   }
-  if (n.type === 'impl_item') return n.childForFieldName('type')?.text;
+  // Rust: `impl<S, E> MethodRouter<S, E>` is named `MethodRouter` (chunk names are listed with commas).
+  if (n.type === 'impl_item') return n.childForFieldName('type')?.text.replace(/<.*$/s, '');
   // C/C++: the name sits inside nested declarators (`static int *parse(...)`).
   let d = n.childForFieldName('declarator');
   for (let i = 0; d && i < 5; i++) {
