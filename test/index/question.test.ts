@@ -308,6 +308,10 @@ describe('question: relevance for questions in the real worker', function () {
     // A plain function named in "how does X work?", against a file whose comments say its name more (sinatra's `halt`).
     put('pkg/flow.py', 'class Halt(Exception):\n    pass\n\n\ndef halt(*response):\n    raise Halt(response)\n');
     put('pkg/respond.py', '# respond_with: call halt in a block; halt with a status, halt with a body (halt, halt)\ndef respond_with(*formats):\n    return formats\n');
+    // A method named by its owner's possessive ("the Router's fallback"), against a file that says
+    // "router" and "fallback" more (axum's method_routing.rs).
+    put('src/router.rs', 'pub struct Router {}\n\nimpl Router {\n    pub fn fallback(self, handler: Handler) -> Self {\n        self\n    }\n}\n');
+    put('src/method_routing.rs', '// The method router: a router fallback per method; the router calls the fallback\n// when no route matches (router fallback, router fallback).\npub fn default_fallback() {}\n');
     // A pytest fixture named by its role ("the httpbin fixture"), against a test that says its name more.
     put('tests/conftest.py', 'import pytest\n\n\n@pytest.fixture\ndef httpbin():\n    return "http://127.0.0.1:8080"\n');
     put('tests/test_get.py', 'def test_get(httpbin):\n    # the httpbin fixture: httpbin gives the httpbin url to return from\n    assert get(httpbin + "/get")\n');
@@ -417,6 +421,13 @@ describe('question: relevance for questions in the real worker', function () {
     assert.deepEqual(analyzeQuestion('how does halt work?').symbols.map((s) => s.name), ['halt']);
     assert.deepEqual(analyzeQuestion('how does it work?').symbols, []);
     await assertFirst('how does halt work?', 'pkg/flow.py');
+  });
+
+  it('reads a possessive as a member named by its owner ("the Router\'s fallback" → `Router.fallback`)', async () => {
+    assert.deepEqual(analyzeQuestion("where is the Router's fallback defined?").symbols.map((s) => s.name), ['Router.fallback']);
+    assert.deepEqual(analyzeQuestion("how does the Blueprint's register method work?").symbols.map((s) => s.name), ['Blueprint.register']);
+    for (const q of ["What's the Router's job?", "It's slow: why?", "what is Hono's own router?"]) assert.deepEqual(analyzeQuestion(q).symbols, [], q);
+    await assertFirst("where is the Router's fallback defined?", 'src/router.rs');
   });
 
   it('ranks the definition of a fixture named by its role ("the httpbin fixture") first', async () => {

@@ -225,6 +225,14 @@ describe('extractive answerer: matching question words to code', () => {
     assert.equal(first!.passage.path, 'src/flask/sansio/app.py');
   });
 
+  it('a path or a comparison that starts a line defines nothing (Rust\'s `Router::new()` is no definition of `Router`)', () => {
+    const test = { ...passage(0, 'src/extract/matched_path.rs', 'async fn routes_called() {\n    let app = any(|req: Request| {\n        Router::new()\n            .nest("/foo", Router::new())\n    });\n}'), language: 'rust', symbol: 'routes_called' };
+    const def = { ...passage(1, 'src/routing/mod.rs', 'pub struct Router<S = ()> {\n    inner: Arc<RouterInner<S>>,\n}'), language: 'rust', symbol: 'Router' };
+    const places = rankPlaces('where is the Router struct defined?', [test, def]);
+    assert.deepEqual(places.find((m) => m.passage === test)!.defines, []);
+    assert.deepEqual(places.find((m) => m.passage === def)!.defines, ['Router']);
+  });
+
   it('a quoted message (`Failed to fetch dynamically imported module`) is words, not names a place defines; a code span of code still names', () => {
     const doc = { ...passage(0, 'docs/guide/troubleshooting.md', '## `Failed to fetch dynamically imported module` error\n\nThis error occurs in several cases: a version skew, a poor network.'), language: 'markdown', symbol: '`Failed to fetch dynamically imported module` error' };
     const [m] = rankPlaces('What causes the `Failed to fetch dynamically imported module` error in a Vite app?', [doc]);

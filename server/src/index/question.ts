@@ -100,6 +100,8 @@ const NAMED_BY_ROLE = [
   /\bhow (?:does|do) (?:the )?([A-Za-z_][A-Za-z0-9_]*) work\b/dgi,
   /\b(?:who|what) (?:calls|uses) (?:the )?([A-Za-z_][A-Za-z0-9_]*)\b/dgi,
 ];
+/** "the Router's fallback", "`App`'s run method": a member named by its owner, `Router.fallback`. */
+const POSSESSIVE = /(?<![A-Za-z0-9_.])`?([A-Z][A-Za-z0-9_]*|[a-z]+[A-Z_][A-Za-z0-9_]*)`?['’]s\s+`?([A-Za-z_][A-Za-z0-9_]*)`?/g;
 const HOW_TO = /\b(how (?:do|can|should|would) (?:i|we|you|one)|how to|what should (?:i|we)|is there a way|can i|should i)\b/i;
 /** A user's symptom: "why does X not…", "why doesn't…", "what causes the … error", "can X break…". */
 const SYMPTOM = /\bwhat causes\b|\bwhy (?:does|do|is|are|did|would|can)\b[^?]*\b(?:not|n't)\b|\bwhy (?:doesn't|don't|isn't|aren't|won't|can't)\b|\bcan\b[^?]*\bbreak\b/i;
@@ -208,6 +210,17 @@ export function analyzeQuestion(text: string): QuestionInfo {
       const w = m[1]!;
       if (!isStopWord(w.toLowerCase()) && !NOT_NAMES.has(w.toLowerCase())) add(w, true, m.indices![1]![0]);
     }
+  }
+  // A question's possessive names a member by its owner: the member is asked about, not the owner.
+  // Not a commit's or an issue's ("Django's ValidationErrors in ListField's children" names both
+  // ListField and what it holds: two outside commits lost their first place).
+  for (const m of natural ? trimmed.replace(/`/g, '').matchAll(POSSESSIVE) : []) {
+    const [owner, member] = [m[1]!, m[2]!];
+    const low = member.toLowerCase();
+    if (/^(?:It|That|What|There|Here|Let|He|She|Who|Where|How|When|Why|This|Everything|Nothing|Something)$/.test(owner)) continue;
+    if (isStopWord(low) || NOT_NAMES.has(low) || low in KIND_WORDS || /^(own|name|code|docs?|tests?|source|value|job|role|purpose|behaviou?r)$/.test(low)) continue;
+    symbols.delete(owner);
+    add(`${owner}.${member}`, true);
   }
   const intent: SymbolIntent = USAGE.some((re) => re.test(trimmed)) ? 'usage' : DEFINITION.test(trimmed) ? 'definition' : 'about';
   return { natural, symbols: [...symbols.values()], intent, asksForTests: natural && ASKS_FOR_TESTS.test(withoutTestDomain(trimmed)), howTo: natural && (HOW_TO.test(trimmed) || SYMPTOM.test(trimmed)), framing: natural ? framingOf(trimmed) : new Map(), fileShaped };

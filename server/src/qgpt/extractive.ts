@@ -40,7 +40,8 @@ function definitionRes(symbols: string[]): RegExp[] {
     const leaf = escapeRe(leafName(s));
     // `def name(`, `function name`, `class Name`, `name(...) {` / `name = (` as a method or arrow function,
     // or a doc heading that is the name.
-    return new RegExp(`(?:\\b${DEF_WORDS}\\s+${leaf}\\b)|(?:^\\s*(?:public |private |protected |static |async |export )*${leaf}\\s*(?:<[^>]*>)?\\s*[(=:])|(?:^#+\\s*\`?${leaf}\\b)`, 'm');
+    // Not a path or a comparison that starts a line: Rust's `Router::new()`, `x == y`.
+    return new RegExp(`(?:\\b${DEF_WORDS}\\s+${leaf}\\b)|(?:^\\s*(?:public |private |protected |static |async |export )*${leaf}\\s*(?:<[^>]*>)?\\s*(?:\\(|=(?!=)|:(?!:)))|(?:^#+\\s*\`?${leaf}\\b)`, 'm');
   });
 }
 

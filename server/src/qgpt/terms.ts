@@ -130,7 +130,7 @@ export function queryTerms(query: string): QueryTerms {
   // Names the question's grammar makes of plain words, as the search reads them: "the Base class",
   // "the compose function", "how does halt work?".
   for (const s of analyzeQuestion(query).symbols) {
-    if (symbols.includes(s.name) || s.name.includes('.')) continue;
+    if (symbols.includes(s.name)) continue;
     symbols.push(s.name);
     add(s.name.toLowerCase(), 3, s.name);
   }
