@@ -246,6 +246,30 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     assert.deepEqual(references.map((r) => `${r.relativePath}:${r.startLine}:${r.kind}:${r.enclosing}`), ['Builder.java:9:call:Builder.copy']);
   });
 
+  it("lists a call in Rust's unit tests (`mod tests` in the source file) after the code's calls", async () => {
+    fs.writeFileSync(path.join(repo, 'paths.rs'), [
+      'pub fn set_matched_path(id: u32) -> u32 {',
+      '    id',
+      '}',
+      '',
+      '#[cfg(test)]',
+      'mod tests {',
+      '    use super::*;',
+      '',
+      '    #[test]',
+      '    fn sets_it() {',
+      '        assert_eq!(set_matched_path(1), 1);',
+      '    }',
+      '}',
+      '',
+    ].join('\n'));
+    fs.writeFileSync(path.join(repo, 'router.rs'), 'pub fn call_with_state(id: u32) -> u32 {\n    crate::paths::set_matched_path(id)\n}\n');
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    await ready(w);
+    const { references } = await w.request(SymbolsReferences, { name: 'set_matched_path' });
+    assert.deepEqual(references.map((r) => `${r.relativePath}:${r.startLine}:${r.enclosing}`), ['router.rs:2:call_with_state', 'paths.rs:11:tests.sets_it']);
+  });
+
   it('finds call sites first, with the enclosing definition, never the definition, a comment or a string', async () => {
     w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
     await ready(w);

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { answerOrder, leadSentence, nameCoverage, quotedSymbol, rankPlaces } from '../../server/src/qgpt/extractive';
+import { isTestPassage } from '../../server/src/qgpt/intent';
 import { hintsRules } from '../../server/src/qgpt/hints';
 import { isQuotedProse, queryTerms } from '../../server/src/qgpt/terms';
 import type { Passage } from '../../server/src/qgpt/seeds';
@@ -280,6 +281,21 @@ describe('extractive answerer: the order of the places', () => {
     }
     const { order } = answerOrder('Show me the code for requests sessions.', ps);
     assert.equal(ps[order[0]!]!.path, 'src/requests/sessions.py');
+  });
+
+  it("cites Rust's unit tests (a `mod tests` in the source file, every function a #[test]) after the code, unless the question asks for tests", () => {
+    const tests = ['#[crate::test]', 'async fn extracting_on_handler() {', '    let app = Router::new().route("/{a}", get(|path: MatchedPath| async move { path.as_str().to_owned() }));', '}', '', '#[tokio::test]', 'async fn matched_path_in_fallback() {', '    let app = Router::new().fallback(handler);', '}'].join('\n');
+    const code = ['/// Access the path in the router that matches the request.', 'pub struct MatchedPath(pub(crate) Arc<str>);', '', 'impl MatchedPath {', '    /// Returns a `str` representation of the path.', '    pub fn as_str(&self) -> &str {', '        &self.0', '    }', '}'].join('\n');
+    const ps: Passage[] = [
+      { ...passage(0, 'axum/src/extract/matched_path.rs', tests), language: 'rust', symbol: 'extracting_on_handler, matched_path_in_fallback', retrieval: 1 },
+      { ...passage(1, 'axum/src/extract/matched_path.rs', code), language: 'rust', symbol: 'MatchedPath, as_str', retrieval: 0.9 },
+    ];
+    const { order } = answerOrder('how is the matched path of the router extracted?', ps);
+    assert.equal(order[0], 1, 'the code first');
+    assert.equal(answerOrder('how is the matched path of the router tested?', ps).order[0], 0, 'the tests, when asked');
+    // A chunk that holds code and a test is code.
+    assert.equal(isTestPassage({ path: 'src/a.rs', text: 'pub fn run() {}\n\n#[test]\nfn runs() { run(); }' }), false);
+    assert.equal(isTestPassage({ path: 'src/a.rs', text: tests }), true);
   });
 
   it('cites the code before an example or a test named with a hyphen, as the ranking has them, unless the question asks for one', () => {

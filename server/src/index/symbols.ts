@@ -507,10 +507,18 @@ export function findReferences(query: string, pieces: Iterable<TextPiece>, symbo
     }
   }
   // The project's code first, then examples and code in docs, then tests.
-  const late = (r: SymbolReference) => (isTestPath(r.relativePath) ? 2 : isExamplePath(r.relativePath) ? 1 : 0);
+  const late = (r: SymbolReference) => (isTestReference(r) ? 2 : isExamplePath(r.relativePath) ? 1 : 0);
   const order = (a: SymbolReference, b: SymbolReference) =>
     late(a) - late(b) || a.relativePath.localeCompare(b.relativePath) || a.startLine - b.startLine;
   return [...calls.sort(order), ...refs.sort(order)].slice(0, limit);
+}
+
+/**
+ * A reference in a test: in a test file, or inside a test module of a source file (Rust's
+ * `#[cfg(test)] mod tests { … }`: its functions are `tests.name`).
+ */
+export function isTestReference(r: SymbolReference): boolean {
+  return isTestPath(r.relativePath) || /(?:^|\.)tests?\./.test(r.enclosing ?? '');
 }
 
 /**
@@ -613,8 +621,8 @@ export function symbolTargets(
     if (intent === 'usage') {
       // Asked where it is tested (or used in the tests): the tests' uses; else the code's.
       const all = references(s.name);
-      const inTests = all.filter((r) => isTestPath(r.relativePath));
-      const refs = aboutTests ? (inTests.length ? inTests : all) : all.filter((r) => !isTestPath(r.relativePath));
+      const inTests = all.filter(isTestReference);
+      const refs = aboutTests ? (inTests.length ? inTests : all) : all.filter((r) => !isTestReference(r));
       const calls = refs.some((r) => r.kind === 'call') ? refs.filter((r) => r.kind === 'call') : refs;
       const perFile = new Map<string, SymbolReference[]>();
       for (const r of calls) perFile.set(r.path, [...(perFile.get(r.path) ?? []), r]);

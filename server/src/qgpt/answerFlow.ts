@@ -6,7 +6,7 @@ import type { AnswerExtras, AnswerNotice, QGPTConversationMessage, RelevantQGPTS
 import { relativize, type Passage } from './seeds';
 import { startAnswer, type AnswerRun } from './answerer';
 import { acceptRewrite, isFollowUp, repromptRules, repromptWithModel } from './reprompt';
-import { asksAboutTests, callSiteSymbol, isTestPath, peopleTopic } from './intent';
+import { asksAboutTests, callSiteSymbol, isTestPassage, peopleTopic } from './intent';
 import { gitRoot, personsFor, type PersonsResult, type Target } from './persons';
 import { peopleAnswer } from './peopleAnswer';
 import { leafName } from './terms';
@@ -106,7 +106,7 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
   const call = new RegExp(`(?:\\.|\\b)${leaf}\\s*\\(|\\b${leaf}\\b(?=\\s*[,)\\]])|@${leaf}\\b`);
   // Neither its definition line nor an import or export list (`export { a, b, }`, `from m import (a, b)`) calls it.
   const notCalls = (text: string) => text.replace(new RegExp(`^.*\\b(?:def|function|class)\\s+${leaf}\\b.*$`, 'gm'), '').replace(IMPORT_EXPORT_LIST, '');
-  const order = passages.map((p, i) => ({ i, calls: call.test(notCalls(p.text)), defines: defines(p.text, leaf), test: testsFirst && isTestPath(p.path) }));
+  const order = passages.map((p, i) => ({ i, calls: call.test(notCalls(p.text)), defines: defines(p.text, leaf), test: testsFirst && isTestPassage(p) }));
   const rank = (x: (typeof order)[number]) => (x.calls && !x.defines ? 0 : x.calls ? 1 : 2);
   // "Where is X tested?": of the places that call X, the tests' first.
   return order.sort((a, b) => rank(a) - rank(b) || Number(b.test) - Number(a.test) || a.i - b.i).map((x) => x.i);

@@ -1,7 +1,7 @@
 import type { QGPTQuestionAnswer } from '../protocol/wire';
 import { type Passage, placeOf } from './seeds';
 import { queryTerms, textTerms, termCredit, stemKey, leafName, type QueryTerms } from './terms';
-import { asksAboutTests, callSiteSymbol, isTestPath } from './intent';
+import { asksAboutTests, callSiteSymbol, isTestPassage } from './intent';
 import { asksAboutExamples, isExamplePath } from '../index/languages';
 
 /**
@@ -311,7 +311,7 @@ export function answerOrder(query: string, passages: Passage[]): { order: number
   const wantExamples = asksAboutExamples(query);
   // Tests and examples (examples/, benchmarks/, code in docs) after the code, as the ranking has them.
   // Once per place, not per comparison of the sort.
-  const lateness = new Map(ranked.map((m) => [m, Number((!wantTests && isTestPath(m.passage.path)) || (!wantExamples && !!m.passage.path && isExamplePath(m.passage.path)))]));
+  const lateness = new Map(ranked.map((m) => [m, Number((!wantTests && isTestPassage(m.passage)) || (!wantExamples && !!m.passage.path && isExamplePath(m.passage.path)))]));
   const later = (m: PlaceMatch) => lateness.get(m)!;
   const pos = new Map(passages.map((p, i) => [p, i]));
   const sorted = [...ranked].sort((a, b) => later(a) - later(b) || b.score - a.score || a.passage.index - b.passage.index);
@@ -363,7 +363,7 @@ export function placeLink(p: Passage): string {
 export function citedPlaces(query: string, ranked: PlaceMatch[], max = MAX_CITED): PlaceMatch[] {
   const byIndex = [...ranked].sort((a, b) => a.passage.index - b.passage.index);
   const wantTests = asksAboutTests(query);
-  const pool = wantTests ? byIndex : byIndex.filter((m) => !isTestPath(m.passage.path));
+  const pool = wantTests ? byIndex : byIndex.filter((m) => !isTestPassage(m.passage));
   const list = pool.length ? pool : byIndex;
   const out: PlaceMatch[] = [];
   for (const m of list) {
@@ -478,7 +478,7 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   const sym = calls ? quotedSymbol(first) : (first.defines[0] ?? quotedSymbol(first));
   const where = sym ? `\`${sym}\` in ${placeLink(first.passage)}` : placeLink(first.passage);
   let s: string;
-  if (calls) s = `${where} ${aboutTests && isTestPath(first.passage.path) ? 'tests' : 'calls'} it`;
+  if (calls) s = `${where} ${aboutTests && isTestPassage(first.passage) ? 'tests' : 'calls'} it`;
   else if (first.defines.length) s = `${where} defines it`;
   else if (first.matched.length) s = `${where} is where this happens (it matches ${words(first.matched)})`;
   else s = `No place uses the words of the question; the closest is ${where}`;

@@ -52,3 +52,16 @@ export function asksAboutTests(query: string): boolean {
 export function isTestPath(p: string | undefined): boolean {
   return !!p && isTestFile(p);
 }
+
+/**
+ * A test passage: one of a test file, or Rust's unit tests, which live in a `#[cfg(test)] mod
+ * tests` beside the code: a passage whose functions all carry a test attribute (`#[test]`,
+ * `#[tokio::test]`, `#[crate::test]`).
+ */
+export function isTestPassage(p: { path?: string; text?: string }): boolean {
+  if (isTestPath(p.path)) return true;
+  if (!p.path?.endsWith('.rs') || !p.text) return false;
+  const tests = p.text.match(/^\s*#\[(?:[\w:]+::)?test\b/gm)?.length ?? 0;
+  const fns = p.text.match(/^\s*(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s/gm)?.length ?? 0;
+  return tests > 0 && tests >= fns;
+}
