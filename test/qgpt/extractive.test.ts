@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { answerOrder, leadSentence, nameCoverage, quotedSymbol, rankPlaces } from '../../server/src/qgpt/extractive';
-import { isTestPassage } from '../../server/src/qgpt/intent';
+import { callSiteSymbol, isTestPassage } from '../../server/src/qgpt/intent';
 import { hintsRules } from '../../server/src/qgpt/hints';
 import { isQuotedProse, queryTerms } from '../../server/src/qgpt/terms';
 import type { Passage } from '../../server/src/qgpt/seeds';
@@ -365,6 +365,16 @@ describe('extractive answerer: the order of the places', () => {
     ];
     assert.deepEqual(callSitesFirst('createBrowserRouter', ps).slice(0, 2), [2, 3]);
     assert.equal(callSitesFirst('create_browser_router', ps.slice(1, 2).concat(passage(1, 'pkg/app.py', 'router = create_browser_router(routes)')))[0], 1);
+  });
+
+  it('"where is the GsonBuilder\'s setPrettyPrinting called?": a Java declaration is no call of it, and the possessive names the method', () => {
+    const query = "where is the GsonBuilder's setPrettyPrinting called?";
+    assert.equal(callSiteSymbol(query), 'GsonBuilder.setPrettyPrinting');
+    const def = { ...passage(0, 'gson/src/main/java/com/google/gson/GsonBuilder.java', '/** Configures Gson to output JSON that fits in a page for pretty printing. */\n@CanIgnoreReturnValue\npublic GsonBuilder setPrettyPrinting() {\n  return setFormattingStyle(FormattingStyle.PRETTY);\n}'), language: 'java', symbol: 'GsonBuilder › setPrettyPrinting', retrieval: 1 };
+    const guide = { ...passage(1, 'UserGuide.md', 'Gson gson = new GsonBuilder().setPrettyPrinting().create();\nString jsonOutput = gson.toJson(someObject);'), language: 'markdown', symbol: 'Compact Vs. Pretty Printing', retrieval: 0.6 };
+    assert.deepEqual(callSitesFirst('GsonBuilder.setPrettyPrinting', [def, guide]), [1, 0]);
+    const [m] = rankPlaces(query, [def]);
+    assert.doesNotMatch(leadSentence([m!], callSiteSymbol(query)), /calls it/);
   });
 
   it('"what does X return?" quotes X\'s return statement, not its signature', () => {

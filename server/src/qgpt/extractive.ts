@@ -35,13 +35,23 @@ function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/**
+ * A method declared with its return type before its name, as Java, C# and Kotlin write it:
+ * `public GsonBuilder setPrettyPrinting() {`, `fun close(): Unit {`, a signature that goes on to
+ * the next line — not a call such as `return build();` or `new Adapter() {`.
+ */
+export function typedDeclaration(leaf: string): string {
+  return `(?:^\\s*(?:@\\w+(?:\\([^)]*\\))?\\s+)*(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|virtual|async|default|open|suspend|sealed|native)\\s+)*(?!(?:return|new|await|yield|throw|else|case|in|of|typeof|not|and|or)\\s)[\\w.<>\\[\\]?,]+\\s+${leaf}\\s*(?:<[^>]*>)?\\s*\\((?:[^()]*\\)\\s*(?:throws\\s+[\\w.,\\s]+|:\\s*[\\w.<>\\[\\]?,\\s]+)?\\s*(?:\\{.*|=>.*)?|[^()]*)$)`;
+}
+
 function definitionRes(symbols: string[]): RegExp[] {
   return symbols.map((s) => {
     const leaf = escapeRe(leafName(s));
     // `def name(`, `function name`, `class Name`, `name(...) {` / `name = (` as a method or arrow function,
     // or a doc heading that is the name.
     // Not a path or a comparison that starts a line: Rust's `Router::new()`, `x == y`.
-    return new RegExp(`(?:\\b${DEF_WORDS}\\s+${leaf}\\b)|(?:^\\s*(?:public |private |protected |static |async |export )*${leaf}\\s*(?:<[^>]*>)?\\s*(?:\\(|=(?!=)|:(?!:)))|(?:^#+\\s*\`?${leaf}\\b)`, 'm');
+    // A typed method declaration (Java, C#, Kotlin): `public GsonBuilder setPrettyPrinting() {`.
+    return new RegExp(`(?:\\b${DEF_WORDS}\\s+${leaf}\\b)|(?:^\\s*(?:public |private |protected |static |async |export )*${leaf}\\s*(?:<[^>]*>)?\\s*(?:\\(|=(?!=)|:(?!:)))|(?:^#+\\s*\`?${leaf}\\b)|${typedDeclaration(leaf)}`, 'm');
   });
 }
 
@@ -474,7 +484,9 @@ function words(list: string[]): string {
  */
 export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, aboutTests = false): string {
   const [first, ...rest] = cited;
-  const calls = !!callOf && callPattern(callOf).test(first.quote.join('\n'));
+  // A call in the quote, not the definition's own line (`public GsonBuilder setPrettyPrinting() {`).
+  const defLine = callOf ? definitionRes([callOf])[0]! : null;
+  const calls = !!callOf && first.quote.some((l) => callPattern(callOf).test(l) && !defLine!.test(l));
   const sym = calls ? quotedSymbol(first) : (first.defines[0] ?? quotedSymbol(first));
   const where = sym ? `\`${sym}\` in ${placeLink(first.passage)}` : placeLink(first.passage);
   let s: string;

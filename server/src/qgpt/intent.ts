@@ -21,6 +21,9 @@ export function peopleTopic(query: string): string | null {
   return rest.replace(/^(?:with|about|on|for|in|of)\s+/i, '').trim();
 }
 
+/** "the Router's fallback": an owner (a class name, or code-shaped) and its member. */
+const POSSESSIVE_MEMBER = /\b(?:the\s+)?`?([A-Z]\w*|[a-z]+[A-Z_]\w*)`?['’]s\s+`?([A-Za-z_$][\w$]*)`?/g;
+
 const CALL_RE =
   /\b(?:where|who|what|how)\s+(?:is|are|does|do|else\s+is)?\s*(?:else\s+)?`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?(?:\(\))?\s+(?:(?:being|getting)\s+)?(called|used(?!\s+(?:for|to|as)\b)|invoked|referenced|imported|instantiated|tested|call(?:ed|s)?\s+from)\b|\bexamples?\s+of\s+(?:using|calling)\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?|\b(?:callers|call\s+sites|usages|uses|references)\s+of\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?|\bwhat\s+calls\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?/i;
 
@@ -29,7 +32,8 @@ const CALL_RE =
  * `compose` used?", "an example of using `compose`", "where is `compose` tested?" → compose), or null.
  */
 export function callSiteSymbol(query: string): string | null {
-  const m = CALL_RE.exec(query);
+  // "the GsonBuilder's setPrettyPrinting" is `GsonBuilder.setPrettyPrinting`, as the search reads it.
+  const m = CALL_RE.exec(query.replace(POSSESSIVE_MEMBER, '$1.$2'));
   const sym = m ? (m[1] ?? m[3] ?? m[4] ?? m[5]) : undefined;
   if (!sym || sym.length < 3 || /^(?:it|this|that|they|them|these|those|the|code|function|method|class)$/i.test(sym)) return null;
   return sym;
