@@ -367,7 +367,7 @@ describe('extractive answerer: the order of the places', () => {
     assert.equal(callSitesFirst('create_browser_router', ps.slice(1, 2).concat(passage(1, 'pkg/app.py', 'router = create_browser_router(routes)')))[0], 1);
   });
 
-  it('"where is the GsonBuilder\'s setPrettyPrinting called?": a Java declaration is no call of it, and the possessive names the method', () => {
+  it('"where is the GsonBuilder\'s setPrettyPrinting called?": a Java or Go declaration is no call of it, and the possessive names the method', () => {
     const query = "where is the GsonBuilder's setPrettyPrinting called?";
     assert.equal(callSiteSymbol(query), 'GsonBuilder.setPrettyPrinting');
     const def = { ...passage(0, 'gson/src/main/java/com/google/gson/GsonBuilder.java', '/** Configures Gson to output JSON that fits in a page for pretty printing. */\n@CanIgnoreReturnValue\npublic GsonBuilder setPrettyPrinting() {\n  return setFormattingStyle(FormattingStyle.PRETTY);\n}'), language: 'java', symbol: 'GsonBuilder › setPrettyPrinting', retrieval: 1 };
@@ -375,6 +375,12 @@ describe('extractive answerer: the order of the places', () => {
     assert.deepEqual(callSitesFirst('GsonBuilder.setPrettyPrinting', [def, guide]), [1, 0]);
     const [m] = rankPlaces(query, [def]);
     assert.doesNotMatch(leadSentence([m!], callSiteSymbol(query)), /calls it/);
+    // Go names a method's receiver first: `func (e *Echo) ServeHTTP(` defines it.
+    const goDef = { ...passage(0, 'echo.go', '// ServeHTTP implements `http.Handler` interface, which serves HTTP requests.\nfunc (e *Echo) ServeHTTP(w http.ResponseWriter, r *http.Request) {\n\te.serveHTTPFunc(w, r)\n}'), language: 'go', symbol: 'ServeHTTP', retrieval: 1 };
+    const goCall = { ...passage(1, 'vhost.go', 'func NewVirtualHostHandler(vhosts map[string]*Echo) http.Handler {\n\treturn http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {\n\t\tvhosts[r.Host].ServeHTTP(w, r)\n\t})\n}'), language: 'go', symbol: 'NewVirtualHostHandler', retrieval: 0.5 };
+    assert.deepEqual(callSitesFirst('Echo.ServeHTTP', [goDef, goCall]), [1, 0]);
+    const [g] = rankPlaces("where is the Echo's ServeHTTP called?", [goDef]);
+    assert.doesNotMatch(leadSentence([g!], callSiteSymbol("where is the Echo's ServeHTTP called?")), /calls it/);
   });
 
   it('"what does X return?" quotes X\'s return statement, not its signature', () => {

@@ -90,7 +90,7 @@ function textRun(modelId: string, text: string, score: number, passages: Passage
 }
 
 function defines(text: string, leaf: string): boolean {
-  const re = new RegExp(`(?:\\b(?:def|function|class|fn|func|interface|type)\\s+${leaf}\\b)|(?:\\b(?:const|let|var)\\s+${leaf}\\s*=)|(?:^\\s*(?:async\\s+|static\\s+|public\\s+|private\\s+)*${leaf}\\s*(?:<[^>]*>)?\\([^)]*\\)\\s*[:{])|${typedDeclaration(leaf)}`, 'm');
+  const re = new RegExp(`(?:\\b(?:def|function|class|fn|func|interface|type)\\s+${leaf}\\b)|(?:\\bfunc\\s*\\([^)]*\\)\\s*${leaf}\\b)|(?:\\b(?:const|let|var)\\s+${leaf}\\s*=)|(?:^\\s*(?:async\\s+|static\\s+|public\\s+|private\\s+)*${leaf}\\s*(?:<[^>]*>)?\\([^)]*\\)\\s*[:{])|${typedDeclaration(leaf)}`, 'm');
   return re.test(text);
 }
 
@@ -106,7 +106,7 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
   const call = new RegExp(`(?:\\.|\\b)${leaf}\\s*\\(|\\b${leaf}\\b(?=\\s*[,)\\]])|@${leaf}\\b`);
   // Neither its definition line nor an import or export list (`export { a, b, }`, `from m import (a, b)`) calls it.
   const notCalls = (text: string) =>
-    text.replace(new RegExp(`^.*\\b(?:def|function|class)\\s+${leaf}\\b.*$`, 'gm'), '').replace(new RegExp(typedDeclaration(leaf), 'gm'), '').replace(IMPORT_EXPORT_LIST, '');
+    text.replace(new RegExp(`^.*\\b(?:def|function|class|fn|func(?:\\s*\\([^)]*\\))?)\\s+${leaf}\\b.*$`, 'gm'), '').replace(new RegExp(typedDeclaration(leaf), 'gm'), '').replace(IMPORT_EXPORT_LIST, '');
   const order = passages.map((p, i) => ({ i, calls: call.test(notCalls(p.text)), defines: defines(p.text, leaf), test: testsFirst && isTestPassage(p) }));
   const rank = (x: (typeof order)[number]) => (x.calls && !x.defines ? 0 : x.calls ? 1 : 2);
   // "Where is X tested?": of the places that call X, the tests' first.

@@ -51,7 +51,8 @@ function definitionRes(symbols: string[]): RegExp[] {
     // or a doc heading that is the name.
     // Not a path or a comparison that starts a line: Rust's `Router::new()`, `x == y`.
     // A typed method declaration (Java, C#, Kotlin): `public GsonBuilder setPrettyPrinting() {`.
-    return new RegExp(`(?:\\b${DEF_WORDS}\\s+${leaf}\\b)|(?:^\\s*(?:public |private |protected |static |async |export )*${leaf}\\s*(?:<[^>]*>)?\\s*(?:\\(|=(?!=)|:(?!:)))|(?:^#+\\s*\`?${leaf}\\b)|${typedDeclaration(leaf)}`, 'm');
+    // Go's methods name their receiver first: `func (e *Echo) ServeHTTP(`.
+    return new RegExp(`(?:\\b${DEF_WORDS}\\s+${leaf}\\b)|(?:\\bfunc\\s*\\([^)]*\\)\\s*${leaf}\\b)|(?:^\\s*(?:public |private |protected |static |async |export )*${leaf}\\s*(?:<[^>]*>)?\\s*(?:\\(|=(?!=)|:(?!:)))|(?:^#+\\s*\`?${leaf}\\b)|${typedDeclaration(leaf)}`, 'm');
   });
 }
 
