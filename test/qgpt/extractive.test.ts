@@ -203,7 +203,7 @@ describe('extractive answerer: matching question words to code', () => {
     // `def self.settings` is `settings`, not `self`.
     const own = ['def forward', '  fail "downstream app not set" unless @app.respond_to? :call', '  status, headers, body = @app.call env', '  @response.status = status', '  @response.body = body', '  @response.headers.merge! headers', '  nil', 'end', '', '# Access settings defined with Base.set.', 'def self.settings', '  self', 'end'].join('\n');
     const [o] = rankPlaces('how are settings accessed?', [{ ...passage(0, 'lib/sinatra/base.rb', own), language: 'ruby', symbol: 'Sinatra › Base › forward' }]);
-    assert.equal(quotedSymbol(o!), 'settings', o!.quote.join('\n'));
+    assert.equal(quotedSymbol(o!), 'Sinatra.Base.settings', o!.quote.join('\n'));
   });
 
   it('reads the names the question\'s grammar makes of plain words ("the Base class", "how does halt work?") and cites their definitions', () => {
@@ -381,6 +381,30 @@ describe('extractive answerer: the order of the places', () => {
     assert.deepEqual(callSitesFirst('Echo.ServeHTTP', [goDef, goCall]), [1, 0]);
     const [g] = rankPlaces("where is the Echo's ServeHTTP called?", [goDef]);
     assert.doesNotMatch(leadSentence([g!], callSiteSymbol("where is the Echo's ServeHTTP called?")), /calls it/);
+  });
+
+  it('names a TypeScript method signature the chunk\'s names leave out by its owner ("Router.navigate"), and a possessive\'s name is no term of its own', () => {
+    const iface = [
+      'export interface Router {',
+      '  initialize(): Router;',
+      '  subscribe(fn: RouterSubscriber): () => void;',
+      '  enableScrollRestoration(',
+      '    savedScrollPositions: Record<string, number>,',
+      '  ): () => void;',
+      '',
+      '  /**',
+      '   * Navigate forward/backward in the history stack',
+      '   * @param to Delta to move in the history stack',
+      '   */',
+      '  navigate(to: number): Promise<void>;',
+      '}',
+    ].join('\n');
+    const def = { ...passage(0, 'packages/react-router/lib/router/router.ts', iface), symbol: 'Router › initialize, subscribe, enableScrollRestoration', retrieval: 1 };
+    const use = { ...passage(1, 'packages/react-router/lib/dom/lib.tsx', 'export function useSubmit(): SubmitFunction {\n  let routerFetch = router.fetch;\n  let routerNavigate = router.navigate;\n  return routerNavigate;\n}'), symbol: 'useSubmit', retrieval: 0.69 };
+    const places = rankPlaces("where is the Router's navigate method defined?", [def, use]);
+    assert.equal(places[0]!.passage, def, places.map((m) => m.passage.path).join(', '));
+    assert.match(places[0]!.quote.join('\n'), /navigate\(to: number\)/);
+    assert.equal(quotedSymbol(places[0]!), 'Router.navigate');
   });
 
   it('"what does X return?" quotes X\'s return statement, not its signature', () => {

@@ -194,6 +194,13 @@ const DOC_OF = /^\s*(?:\/\/|#|\/\*\*?|\*)\s*([A-Z][a-z0-9]+[A-Z]\w*|[a-z]+[A-Z_]
 /** A definition's first line and its name: Python, JS/TS, Go (methods too), Rust, Ruby (`def self.x`, `def route!`). */
 const DEFINITION_LINE = /^\s*(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:def|class|function|interface|struct|enum|trait|fn|type|func(?:\s*\([^)]*\))?)\s+(?:self\.)?([A-Za-z_$][\w$]*[?!]?)/;
 
+/**
+ * A method declared by its name alone, as TypeScript interfaces and classes write them: a
+ * signature with its return type (`navigate(to: To): Promise<void>;`) or a body (`match(path) {`);
+ * not a call statement (`navigate(to);`) nor `if (…) {`.
+ */
+const METHOD_LINE = /^\s*(?:(?:async|static|public|private|protected|readonly|override|abstract|get|set)\s+)*(?!(?:if|for|while|switch|catch|return|function|new|await|else|do|with)\b)([A-Za-z_$][\w$]*)\??\s*(?:<[^>]*>)?\s*\([^()]*\)\s*(?::\s*[^;{=]+?\s*[;{]|\{)\s*$/;
+
 /** A line that starts a definition (or its decorator): Python, JS/TS, Go, Rust, Java-like classes. */
 const NEXT_DEFINITION = /^\s*(?:@\w|(?:async\s+)?def\s|(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s|(?:export\s+)?(?:default\s+)?(?:async\s+)?function\b|(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s|func\s)/;
 
@@ -444,8 +451,8 @@ export function quotedSymbol(m: PlaceMatch): string | undefined {
   // The quote's code starts a definition the chunk's names leave out (they are three at most):
   // echo's `type HTTPErrorHandler func(…)` after `Deserialize` goes by its own name.
   const body = lines.slice(start, end).find((l) => !LEAD_IN.test(l));
-  const own = body !== undefined ? DEFINITION_LINE.exec(body)?.[1] : undefined;
-  if (own && !names.includes(own)) return own;
+  const own = body !== undefined ? (DEFINITION_LINE.exec(body)?.[1] ?? METHOD_LINE.exec(body)?.[1]) : undefined;
+  if (own && !names.includes(own)) return displaySymbol([...parts.slice(0, -1), own].join(' › '));
   // Only the doc comment of a definition the next chunk holds, at this chunk's end: named as Go
   // names one, by its first word (`// DefaultHTTPErrorHandler creates …` is not `New`'s).
   if (body === undefined && lines.slice(end).every((l) => !l.trim())) {

@@ -132,7 +132,9 @@ export function queryTerms(query: string): QueryTerms {
   for (const s of analyzeQuestion(query).symbols) {
     if (symbols.includes(s.name)) continue;
     symbols.push(s.name);
-    add(s.name.toLowerCase(), 3, s.name);
+    // A possessive's `Router.navigate` is no term: the question wrote its words, which count as
+    // words (as a term it matched an instance's `router.navigate` in another file).
+    if (!s.name.includes('.')) add(s.name.toLowerCase(), 3, s.name);
   }
   return { weights, display, symbols };
 }
