@@ -407,6 +407,17 @@ describe('extractive answerer: the order of the places', () => {
     assert.equal(quotedSymbol(places[0]!), 'Router.navigate');
   });
 
+  it('a call that starts a line (`halt(*args)`, `setup(app)`) is no definition of it; a method with a body or a typed signature is', () => {
+    const rb = { ...passage(0, 'lib/sinatra/base.rb', '# Halt processing and redirect to the URI provided.\ndef redirect(uri, *args)\n  status 302\n  response[\'Location\'] = uri(uri.to_s, settings.absolute_redirects?)\n  halt(*args)\nend'), language: 'ruby', symbol: 'Sinatra › Helpers › redirect' };
+    const [m] = rankPlaces('where is `halt` called?', [rb]);
+    assert.deepEqual(m!.defines, []);
+    assert.match(leadSentence([m!], 'halt'), /`Sinatra\.Helpers\.redirect` in .* calls it/);
+    for (const [line, name] of [['  match(path: string) {', 'match'], ['  navigate(to: number): Promise<void>;', 'navigate'], ['  onError = (handler) => {', 'onError']]) {
+      const [d] = rankPlaces(`where is \`${name}\` defined?`, [passage(0, 'src/a.ts', line!)]);
+      assert.deepEqual(d!.defines, [name], line);
+    }
+  });
+
   it('"what does X return?" quotes X\'s return statement, not its signature', () => {
     const text = [
       'def url_for(',

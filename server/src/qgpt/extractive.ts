@@ -47,12 +47,13 @@ export function typedDeclaration(leaf: string): string {
 function definitionRes(symbols: string[]): RegExp[] {
   return symbols.map((s) => {
     const leaf = escapeRe(leafName(s));
-    // `def name(`, `function name`, `class Name`, `name(...) {` / `name = (` as a method or arrow function,
-    // or a doc heading that is the name.
+    // `def name(`, `function name`, `class Name`, `name(...) {` / `name(…): T;` / `name = (` as a
+    // method or arrow function, or a doc heading that is the name; not a call that starts a line
+    // (`halt(404)`, `setup(app)`).
     // Not a path or a comparison that starts a line: Rust's `Router::new()`, `x == y`.
     // A typed method declaration (Java, C#, Kotlin): `public GsonBuilder setPrettyPrinting() {`.
     // Go's methods name their receiver first: `func (e *Echo) ServeHTTP(`.
-    return new RegExp(`(?:\\b${DEF_WORDS}\\s+${leaf}\\b)|(?:\\bfunc\\s*\\([^)]*\\)\\s*${leaf}\\b)|(?:^\\s*(?:public |private |protected |static |async |export )*${leaf}\\s*(?:<[^>]*>)?\\s*(?:\\(|=(?!=)|:(?!:)))|(?:^#+\\s*\`?${leaf}\\b)|${typedDeclaration(leaf)}`, 'm');
+    return new RegExp(`(?:\\b${DEF_WORDS}\\s+${leaf}\\b)|(?:\\bfunc\\s*\\([^)]*\\)\\s*${leaf}\\b)|(?:^\\s*(?:public |private |protected |static |async |export )*${leaf}\\s*(?:<[^>]*>)?\\s*(?:\\([^()]*\\)\\s*(?::\\s*[^;{=]+?\\s*)?(?:\\{|=>)|\\([^()]*\\)\\s*:\\s*[^;{=]+?;|=(?!=)|:(?!:)))|(?:^#+\\s*\`?${leaf}\\b)|${typedDeclaration(leaf)}`, 'm');
   });
 }
 
