@@ -418,6 +418,18 @@ describe('extractive answerer: the order of the places', () => {
     }
   });
 
+  it('a comment that names a call is no call ("via multiple `Dispose()` calls"), and a C# method with modifiers and a return type names its quote', () => {
+    const comment = { ...passage(0, 'src/Serilog/Core/Sinks/Batching/BatchingSink.cs', '// A mutex is required because the queue writer `Complete()` call is not idempotent and will throw if\n// called multiple times, e.g. via multiple `Dispose()` calls on this sink.\nreadonly object _stateLock = new();'), language: 'csharp', symbol: 'BatchingSink › _queue', retrieval: 1 };
+    const call = { ...passage(1, 'src/Serilog/Core/Sinks/DisposingAggregateSink.cs', 'public void Dispose()\n{\n    foreach (var sink in _sinks)\n    {\n        if (sink is IDisposable disposable) disposable.Dispose();\n    }\n}'), language: 'csharp', symbol: 'DisposingAggregateSink › Dispose', retrieval: 0.8 };
+    assert.deepEqual(callSitesFirst('Dispose', [comment, call]), [1, 0]);
+    const [c] = rankPlaces('where is Dispose called?', [comment]);
+    assert.doesNotMatch(leadSentence([c!], 'Dispose'), /calls it/);
+    const log = ['public static ILogger ForContext<TSource>() => Logger.ForContext<TSource>();', '', '/// <summary>Create a logger that enriches log events with the source type.</summary>', '/// <returns>A logger that will enrich log events as specified.</returns>', 'public static ILogger ForContext(Type source) => Logger.ForContext(source);'].join('\n');
+    const [l] = rankPlaces('how does a logger enrich log events with the source type?', [{ ...passage(0, 'src/Serilog/Log.cs', log), language: 'csharp', symbol: 'Log › ForContext' }]);
+    assert.match(l!.quote.join('\n'), /ForContext\(Type source\)/);
+    assert.equal(quotedSymbol(l!), 'Log.ForContext');
+  });
+
   it('"what does X return?" quotes X\'s return statement, not its signature', () => {
     const text = [
       'def url_for(',

@@ -104,9 +104,9 @@ const IMPORT_EXPORT_LIST = /\b(?:import|export)\s+(?:type\s+)?\{[^}]*\}|\bfrom\s
 export function callSitesFirst(symbol: string, passages: Passage[], testsFirst = false): number[] {
   const leaf = leafName(symbol).replace(/[$]/g, '\\$');
   const call = new RegExp(`(?:\\.|\\b)${leaf}\\s*\\(|\\b${leaf}\\b(?=\\s*[,)\\]])|@${leaf}\\b`);
-  // Neither its definition line nor an import or export list (`export { a, b, }`, `from m import (a, b)`) calls it.
+  // Neither a comment, its definition line nor an import or export list (`export { a, b, }`, `from m import (a, b)`) calls it.
   const notCalls = (text: string) =>
-    text.replace(new RegExp(`^.*\\b(?:def|function|class|fn|func(?:\\s*\\([^)]*\\))?)\\s+${leaf}\\b.*$`, 'gm'), '').replace(new RegExp(typedDeclaration(leaf), 'gm'), '').replace(IMPORT_EXPORT_LIST, '');
+    text.replace(/^\s*(?:#|\/\/|\/\*|\*).*$/gm, '').replace(new RegExp(`^.*\\b(?:def|function|class|fn|func(?:\\s*\\([^)]*\\))?)\\s+${leaf}\\b.*$`, 'gm'), '').replace(new RegExp(typedDeclaration(leaf), 'gm'), '').replace(IMPORT_EXPORT_LIST, '');
   const order = passages.map((p, i) => ({ i, calls: call.test(notCalls(p.text)), defines: defines(p.text, leaf), test: testsFirst && isTestPassage(p) }));
   const rank = (x: (typeof order)[number]) => (x.calls && !x.defines ? 0 : x.calls ? 1 : 2);
   // "Where is X tested?": of the places that call X, the tests' first.

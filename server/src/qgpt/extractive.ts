@@ -181,6 +181,9 @@ export function quoteWindow(lines: string[], lineScores: number[]): { start: num
   return { start: best, quote: trimEnd(lines.slice(best, end)) };
 }
 
+/** A comment line: what it says of a name is no call of it ("…via multiple `Dispose()` calls"). */
+const COMMENT = /^\s*(?:#|\/\/|\/\*|\*)/;
+
 /** A line that belongs to the definition after it: a decorator, an annotation, a comment, a blank. */
 const LEAD_IN = /^\s*(?:@|#|\/\/|\/\*|\*|$)/;
 
@@ -201,6 +204,9 @@ const DEFINITION_LINE = /^\s*(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s
  * not a call statement (`navigate(to);`) nor `if (…) {`.
  */
 const METHOD_LINE = /^\s*(?:(?:async|static|public|private|protected|readonly|override|abstract|get|set)\s+)*(?!(?:if|for|while|switch|catch|return|function|new|await|else|do|with)\b)([A-Za-z_$][\w$]*)\??\s*(?:<[^>]*>)?\s*\([^()]*\)\s*(?::\s*[^;{=]+?\s*[;{]|\{)\s*$/;
+
+/** A method declared with modifiers and its return type (Java, C#): `public static ILogger ForContext(Type source) => …`. */
+const TYPED_LINE = /^\s*(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|virtual|async|sealed|native|extern|unsafe|new)\s+)+(?!(?:class|interface|enum|struct|record|delegate|event)\b)[\w.<>\[\]?,]+\s+([A-Za-z_]\w*)\s*(?:<[^>]*>)?\s*\(/;
 
 /** A line that starts a definition (or its decorator): Python, JS/TS, Go, Rust, Java-like classes. */
 const NEXT_DEFINITION = /^\s*(?:@\w|(?:async\s+)?def\s|(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s|(?:export\s+)?(?:default\s+)?(?:async\s+)?function\b|(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s|func\s)/;
@@ -286,7 +292,7 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
       for (const [t, w] of q.weights) s += w * termCredit(t, terms);
       if (callRe && defRe) {
         if (defRe.test(line)) s -= 4;
-        else if (callRe.test(line)) s += 6;
+        else if (callRe.test(line) && !COMMENT.test(line)) s += 6;
       }
       if (defs.some((re) => re.test(line))) s += 4;
       if (returns && RETURN_LINE.test(line)) s += 8;
@@ -449,11 +455,12 @@ export function quotedSymbol(m: PlaceMatch): string | undefined {
       if (i > at) [at, enclosing] = [i, n];
     } else if (i < end && (!next || i < next.line)) next = { name: n, line: i };
   }
-  // The quote's code starts a definition the chunk's names leave out (they are three at most):
-  // echo's `type HTTPErrorHandler func(…)` after `Deserialize` goes by its own name.
+  // The quote's code starts a definition: it goes by that name, also where the chunk's names leave
+  // it out (they are three at most: echo's `type HTTPErrorHandler func(…)` after `Deserialize`)
+  // or name an overload before it (serilog's `ForContext(Type source) => …`).
   const body = lines.slice(start, end).find((l) => !LEAD_IN.test(l));
-  const own = body !== undefined ? (DEFINITION_LINE.exec(body)?.[1] ?? METHOD_LINE.exec(body)?.[1]) : undefined;
-  if (own && !names.includes(own)) return displaySymbol([...parts.slice(0, -1), own].join(' › '));
+  const own = body !== undefined ? (DEFINITION_LINE.exec(body)?.[1] ?? METHOD_LINE.exec(body)?.[1] ?? TYPED_LINE.exec(body)?.[1]) : undefined;
+  if (own) return displaySymbol([...parts.slice(0, -1), own].join(' › '));
   // Only the doc comment of a definition the next chunk holds, at this chunk's end: named as Go
   // names one, by its first word (`// DefaultHTTPErrorHandler creates …` is not `New`'s).
   if (body === undefined && lines.slice(end).every((l) => !l.trim())) {
@@ -495,7 +502,7 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   const [first, ...rest] = cited;
   // A call in the quote, not the definition's own line (`public GsonBuilder setPrettyPrinting() {`).
   const defLine = callOf ? definitionRes([callOf])[0]! : null;
-  const calls = !!callOf && first.quote.some((l) => callPattern(callOf).test(l) && !defLine!.test(l));
+  const calls = !!callOf && first.quote.some((l) => callPattern(callOf).test(l) && !defLine!.test(l) && !COMMENT.test(l));
   const sym = calls ? quotedSymbol(first) : (first.defines[0] ?? quotedSymbol(first));
   const where = sym ? `\`${sym}\` in ${placeLink(first.passage)}` : placeLink(first.passage);
   let s: string;
