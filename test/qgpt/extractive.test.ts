@@ -200,6 +200,23 @@ describe('extractive answerer: matching question words to code', () => {
     const [r] = rankPlaces('Where is `process_route` called?', [{ ...passage(0, 'lib/sinatra/base.rb', rb), language: 'ruby', symbol: 'Sinatra › Base › halt, forward' }]);
     assert.ok(r!.quote.some((l) => l.includes('process_route(pattern')), r!.quote.join('\n'));
     assert.equal(quotedSymbol(r!), 'Sinatra.Base.route!');
+    // TypeScript: a call inside a method the chunk's names leave out, after the named one has ended.
+    const tsClass = [
+      '  getQueryData(queryKey: QueryKey): unknown {',
+      '    return this.#queryCache.get(queryKey)?.state.data',
+      '  }',
+      '',
+      '  ensureQueryData(options: EnsureQueryDataOptions): Promise<unknown> {',
+      '    const cachedData = this.getQueryData(options.queryKey)',
+      '    if (cachedData === undefined) {',
+      '      return this.fetchQuery(options)',
+      '    }',
+      '    return Promise.resolve(cachedData)',
+      '  }',
+    ].join('\n');
+    const [tq] = rankPlaces('Where is `fetchQuery` called?', [{ ...passage(0, 'packages/query-core/src/queryClient.ts', tsClass), symbol: 'QueryClient › getQueryData' }]);
+    assert.ok(tq!.quote.some((l) => l.includes('this.fetchQuery(options)')), tq!.quote.join('\n'));
+    assert.equal(quotedSymbol(tq!), 'QueryClient.ensureQueryData');
     // `def self.settings` is `settings`, not `self`.
     const own = ['def forward', '  fail "downstream app not set" unless @app.respond_to? :call', '  status, headers, body = @app.call env', '  @response.status = status', '  @response.body = body', '  @response.headers.merge! headers', '  nil', 'end', '', '# Access settings defined with Base.set.', 'def self.settings', '  self', 'end'].join('\n');
     const [o] = rankPlaces('how are settings accessed?', [{ ...passage(0, 'lib/sinatra/base.rb', own), language: 'ruby', symbol: 'Sinatra › Base › forward' }]);

@@ -262,7 +262,7 @@ function innermostDefinition(lines: string[], start: number, until: number, pyth
   for (let i = start - 1; i >= 0 && ind > 0; i--) {
     const l = lines[i]!;
     if (!l.trim() || indent(l) >= ind) continue;
-    const name = DEFINITION_LINE.exec(l)?.[1];
+    const name = DEFINITION_LINE.exec(l)?.[1] ?? (python ? undefined : (METHOD_LINE.exec(l)?.[1] ?? TYPED_LINE.exec(l)?.[1]));
     if (name) return endedBefore(lines, i, until, python) ? undefined : name;
     ind = indent(l);
   }
