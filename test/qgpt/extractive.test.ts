@@ -217,6 +217,34 @@ describe('extractive answerer: matching question words to code', () => {
     const [tq] = rankPlaces('Where is `fetchQuery` called?', [{ ...passage(0, 'packages/query-core/src/queryClient.ts', tsClass), symbol: 'QueryClient › getQueryData' }]);
     assert.ok(tq!.quote.some((l) => l.includes('this.fetchQuery(options)')), tq!.quote.join('\n'));
     assert.equal(quotedSymbol(tq!), 'QueryClient.ensureQueryData');
+    // …and one whose signature runs over several lines (TanStack Query writes its generics so).
+    const multi = [
+      '  getQueryData<',
+      '    TQueryFnData = unknown,',
+      '  >(queryKey: QueryKey): TQueryFnData | undefined {',
+      '    return this.#queryCache.get(queryKey)?.state.data',
+      '  }',
+      '',
+      '  ensureQueryData<',
+      '    TQueryFnData,',
+      '    TError = DefaultError,',
+      '  >(',
+      '    options: EnsureQueryDataOptions<TQueryFnData, TError>,',
+      '  ): Promise<TQueryFnData> {',
+      '    const cachedData = this.getQueryData(options.queryKey)',
+      '    if (cachedData === undefined) {',
+      '      return this.fetchQuery(options)',
+      '    }',
+      '    return Promise.resolve(cachedData)',
+      '  }',
+    ].join('\n');
+    const [tm] = rankPlaces('Where is `fetchQuery` called?', [{ ...passage(0, 'packages/query-core/src/queryClient.ts', multi), symbol: 'QueryClient › getQueryData' }]);
+    assert.ok(tm!.quote.some((l) => l.includes('this.fetchQuery(options)')), tm!.quote.join('\n'));
+    assert.equal(quotedSymbol(tm!), 'QueryClient.ensureQueryData');
+    const pyMulti = ['def helper():', '    return 1', '', '', 'def url_for(', '    endpoint,', '    **values,', ') -> str:', '    appctx = _cv_app.get(None)', '    rv = appctx.app.url_for(endpoint, **values)', '    return rv'].join('\n');
+    const [pm] = rankPlaces('Where is `url_for` called?', [{ ...passage(0, 'src/flask/helpers.py', pyMulti), language: 'python', symbol: 'helper' }]);
+    assert.ok(pm!.quote.some((l) => l.includes('app.url_for(endpoint')), pm!.quote.join('\n'));
+    assert.equal(quotedSymbol(pm!), 'url_for');
     // `def self.settings` is `settings`, not `self`.
     const own = ['def forward', '  fail "downstream app not set" unless @app.respond_to? :call', '  status, headers, body = @app.call env', '  @response.status = status', '  @response.body = body', '  @response.headers.merge! headers', '  nil', 'end', '', '# Access settings defined with Base.set.', 'def self.settings', '  self', 'end'].join('\n');
     const [o] = rankPlaces('how are settings accessed?', [{ ...passage(0, 'lib/sinatra/base.rb', own), language: 'ruby', symbol: 'Sinatra › Base › forward' }]);

@@ -51,9 +51,10 @@ function definitionRes(symbols: string[]): RegExp[] {
     // method or arrow function, or a doc heading that is the name; not a call that starts a line
     // (`halt(404)`, `setup(app)`).
     // Not a path or a comparison that starts a line: Rust's `Router::new()`, `x == y`.
-    // A typed method declaration (Java, C#, Kotlin): `public GsonBuilder setPrettyPrinting() {`.
+    // A typed method declaration (Java, C#, Kotlin): `public GsonBuilder setPrettyPrinting() {`; a
+    // signature whose type parameters go on over the next lines (`getQueryData<`).
     // Go's methods name their receiver first: `func (e *Echo) ServeHTTP(`.
-    return new RegExp(`(?:\\b${DEF_WORDS}\\s+${leaf}\\b)|(?:\\bfunc\\s*\\([^)]*\\)\\s*${leaf}\\b)|(?:^\\s*(?:public |private |protected |static |async |export )*${leaf}\\s*(?:<[^>]*>)?\\s*(?:\\([^()]*\\)\\s*(?::\\s*[^;{=]+?\\s*)?(?:\\{|=>)|\\([^()]*\\)\\s*:\\s*[^;{=]+?;|=(?!=)|:(?!:)))|(?:^#+\\s*\`?${leaf}\\b)|${typedDeclaration(leaf)}`, 'm');
+    return new RegExp(`(?:\\b${DEF_WORDS}\\s+${leaf}\\b)|(?:\\bfunc\\s*\\([^)]*\\)\\s*${leaf}\\b)|(?:^\\s*(?:public |private |protected |static |async |export )*${leaf}\\s*(?:<[^>]*>)?\\s*(?:\\([^()]*\\)\\s*(?::\\s*[^;{=]+?\\s*)?(?:\\{|=>)|\\([^()]*\\)\\s*:\\s*[^;{=]+?;|=(?!=)|:(?!:)))|(?:^#+\\s*\`?${leaf}\\b)|${typedDeclaration(leaf)}|(?:^\\s*(?:(?:public|private|protected|static|async|readonly|override|abstract) )*${leaf}<\\s*$)`, 'm');
   });
 }
 
@@ -262,9 +263,43 @@ function innermostDefinition(lines: string[], start: number, until: number, pyth
   for (let i = start - 1; i >= 0 && ind > 0; i--) {
     const l = lines[i]!;
     if (!l.trim() || indent(l) >= ind) continue;
-    const name = DEFINITION_LINE.exec(l)?.[1] ?? (python ? undefined : (METHOD_LINE.exec(l)?.[1] ?? TYPED_LINE.exec(l)?.[1]));
-    if (name) return endedBefore(lines, i, until, python) ? undefined : name;
-    ind = indent(l);
+    let at = i;
+    // The end of a signature written over several lines (`): Promise<T> {`, `) -> str:`): its
+    // name is on the line at its indentation that opens it (`ensureQueryData<`, `def url_for(`).
+    if (/^\s*[)>]/.test(l)) {
+      for (let j = i - 1; j >= Math.max(0, i - 40); j--) {
+        const o = lines[j]!;
+        if (!o.trim() || indent(o) > indent(l) || /^\s*>\s*\(\s*$/.test(o)) continue;
+        at = j;
+        break;
+      }
+    }
+    const head = lines[at]!;
+    const name = DEFINITION_LINE.exec(head)?.[1] ?? (python ? undefined : (METHOD_LINE.exec(head)?.[1] ?? TYPED_LINE.exec(head)?.[1] ?? signatureName(lines, at)));
+    if (name) return endedBefore(lines, at, until, python) ? undefined : name;
+    ind = indent(head);
+    i = at;
+  }
+  return undefined;
+}
+
+/** The first line of a method's signature written over several lines: `ensureQueryData<`, `async fetch(`. */
+const SIGNATURE_OPEN = /^\s*(?:(?:async|static|public|private|protected|readonly|override|abstract)\s+)*(?!(?:if|for|while|switch|catch|return|new|await)\b)([A-Za-z_$][\w$]*)\s*[<(]\s*$/;
+
+/**
+ * The name of the method whose signature opens on `lines[i]` and runs over several lines, closed
+ * at the same indentation by `): T {` (not a call, whose `)` ends it, nor a call with a callback).
+ */
+function signatureName(lines: string[], i: number): string | undefined {
+  const name = SIGNATURE_OPEN.exec(lines[i] ?? '')?.[1];
+  if (!name) return undefined;
+  const ind = lines[i]!.length - lines[i]!.trimStart().length;
+  for (let j = i + 1; j < Math.min(lines.length, i + 40); j++) {
+    const l = lines[j]!;
+    if (!l.trim() || l.length - l.trimStart().length > ind) continue;
+    // `>(` ends a list of type parameters and opens the parameters.
+    if (/^\s*>\s*\(\s*$/.test(l)) continue;
+    return /^\s*\)[^;]*\{\s*$/.test(l) ? name : undefined;
   }
   return undefined;
 }
@@ -458,8 +493,9 @@ export function quotedSymbol(m: PlaceMatch): string | undefined {
   // The quote's code starts a definition: it goes by that name, also where the chunk's names leave
   // it out (they are three at most: echo's `type HTTPErrorHandler func(…)` after `Deserialize`)
   // or name an overload before it (serilog's `ForContext(Type source) => …`).
-  const body = lines.slice(start, end).find((l) => !LEAD_IN.test(l));
-  const own = body !== undefined ? (DEFINITION_LINE.exec(body)?.[1] ?? METHOD_LINE.exec(body)?.[1] ?? TYPED_LINE.exec(body)?.[1]) : undefined;
+  const bodyAt = lines.slice(start, end).findIndex((l) => !LEAD_IN.test(l));
+  const body = bodyAt < 0 ? undefined : lines[start + bodyAt]!;
+  const own = body !== undefined ? (DEFINITION_LINE.exec(body)?.[1] ?? METHOD_LINE.exec(body)?.[1] ?? TYPED_LINE.exec(body)?.[1] ?? signatureName(lines, start + bodyAt)) : undefined;
   if (own) return displaySymbol([...parts.slice(0, -1), own].join(' › '));
   // Only the doc comment of a definition the next chunk holds, at this chunk's end: named as Go
   // names one, by its first word (`// DefaultHTTPErrorHandler creates …` is not `New`'s).
@@ -469,8 +505,6 @@ export function quotedSymbol(m: PlaceMatch): string | undefined {
   }
   // A chunk inside a definition (its header in an earlier chunk) goes by the chunk's names.
   if (!found) return displaySymbol([...parts.slice(0, -1), names[0]!].join(' › '));
-  // Quoted lines after the enclosing definition's end are not in it.
-  const bodyAt = lines.slice(start, end).findIndex((l) => !LEAD_IN.test(l));
   const python = /\.pyi?$/i.test(m.passage.path ?? '');
   const until = bodyAt < 0 ? start : start + bodyAt + 1;
   // Quoted lines after the enclosing definition's end are not in it; they may be in one the
