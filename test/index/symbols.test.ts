@@ -146,6 +146,14 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
       return s.state === 'ready' && s.filesTotal > 0 && s.files === s.filesTotal ? s : undefined;
     }, 'the index to be ready');
 
+  /** Writes `files` into the repository, indexes it and asks where `name` is referenced. */
+  const referencesIn = async (files: Record<string, string>, name: string) => {
+    for (const [rel, text] of Object.entries(files)) fs.writeFileSync(path.join(repo, rel), text);
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    await ready(w);
+    return (await w.request(SymbolsReferences, { name })).references;
+  };
+
   beforeEach(() => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'askcode-sym-'));
     repo = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'askcode-symrepo-')));
@@ -226,7 +234,7 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
   });
 
   it('an annotated method\'s own line is its definition, not a call of it (Java)', async () => {
-    fs.writeFileSync(path.join(repo, 'Builder.java'), [
+    const java = [
       'public class Builder {',
       '  @CanIgnoreReturnValue',
       '  @Deprecated',
@@ -239,15 +247,13 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
       '  }',
       '}',
       '',
-    ].join('\n'));
-    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
-    await ready(w);
-    const { references } = await w.request(SymbolsReferences, { name: 'Builder.setPretty' });
+    ].join('\n');
+    const references = await referencesIn({ 'Builder.java': java }, 'Builder.setPretty');
     assert.deepEqual(references.map((r) => `${r.relativePath}:${r.startLine}:${r.kind}:${r.enclosing}`), ['Builder.java:9:call:Builder.copy']);
   });
 
   it("lists a call in Rust's unit tests (`mod tests` in the source file) after the code's calls", async () => {
-    fs.writeFileSync(path.join(repo, 'paths.rs'), [
+    const paths = [
       'pub fn set_matched_path(id: u32) -> u32 {',
       '    id',
       '}',
@@ -262,11 +268,9 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
       '    }',
       '}',
       '',
-    ].join('\n'));
-    fs.writeFileSync(path.join(repo, 'router.rs'), 'pub fn call_with_state(id: u32) -> u32 {\n    crate::paths::set_matched_path(id)\n}\n');
-    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
-    await ready(w);
-    const { references } = await w.request(SymbolsReferences, { name: 'set_matched_path' });
+    ].join('\n');
+    const router = 'pub fn call_with_state(id: u32) -> u32 {\n    crate::paths::set_matched_path(id)\n}\n';
+    const references = await referencesIn({ 'paths.rs': paths, 'router.rs': router }, 'set_matched_path');
     assert.deepEqual(references.map((r) => `${r.relativePath}:${r.startLine}:${r.enclosing}`), ['router.rs:2:call_with_state', 'paths.rs:11:tests.sets_it']);
   });
 

@@ -200,24 +200,29 @@ describe('extractive answerer: matching question words to code', () => {
     const [r] = rankPlaces('Where is `process_route` called?', [{ ...passage(0, 'lib/sinatra/base.rb', rb), language: 'ruby', symbol: 'Sinatra › Base › halt, forward' }]);
     assert.ok(r!.quote.some((l) => l.includes('process_route(pattern')), r!.quote.join('\n'));
     assert.equal(quotedSymbol(r!), 'Sinatra.Base.route!');
-    // TypeScript: a call inside a method the chunk's names leave out, after the named one has ended.
-    const tsClass = [
-      '  getQueryData(queryKey: QueryKey): unknown {',
-      '    return this.#queryCache.get(queryKey)?.state.data',
-      '  }',
-      '',
-      '  ensureQueryData(options: EnsureQueryDataOptions): Promise<unknown> {',
+    // TypeScript: a call inside a method the chunk's names leave out, after the named one has ended,
+    // also when signatures run over several lines (TanStack Query writes its generics so).
+    const callQuotedIn = (query: string, path: string, text: string, symbol: string, call: string, language = 'ts') => {
+      const [m] = rankPlaces(query, [{ ...passage(0, path, text), language, symbol }]);
+      assert.ok(m!.quote.some((l) => l.includes(call)), m!.quote.join('\n'));
+      return quotedSymbol(m!);
+    };
+    const ensureBody = [
       '    const cachedData = this.getQueryData(options.queryKey)',
       '    if (cachedData === undefined) {',
       '      return this.fetchQuery(options)',
       '    }',
       '    return Promise.resolve(cachedData)',
       '  }',
+    ];
+    const oneLine = [
+      '  getQueryData(queryKey: QueryKey): unknown {',
+      '    return this.#queryCache.get(queryKey)?.state.data',
+      '  }',
+      '',
+      '  ensureQueryData(options: EnsureQueryDataOptions): Promise<unknown> {',
+      ...ensureBody,
     ].join('\n');
-    const [tq] = rankPlaces('Where is `fetchQuery` called?', [{ ...passage(0, 'packages/query-core/src/queryClient.ts', tsClass), symbol: 'QueryClient › getQueryData' }]);
-    assert.ok(tq!.quote.some((l) => l.includes('this.fetchQuery(options)')), tq!.quote.join('\n'));
-    assert.equal(quotedSymbol(tq!), 'QueryClient.ensureQueryData');
-    // …and one whose signature runs over several lines (TanStack Query writes its generics so).
     const multi = [
       '  getQueryData<',
       '    TQueryFnData = unknown,',
@@ -231,20 +236,13 @@ describe('extractive answerer: matching question words to code', () => {
       '  >(',
       '    options: EnsureQueryDataOptions<TQueryFnData, TError>,',
       '  ): Promise<TQueryFnData> {',
-      '    const cachedData = this.getQueryData(options.queryKey)',
-      '    if (cachedData === undefined) {',
-      '      return this.fetchQuery(options)',
-      '    }',
-      '    return Promise.resolve(cachedData)',
-      '  }',
+      ...ensureBody,
     ].join('\n');
-    const [tm] = rankPlaces('Where is `fetchQuery` called?', [{ ...passage(0, 'packages/query-core/src/queryClient.ts', multi), symbol: 'QueryClient › getQueryData' }]);
-    assert.ok(tm!.quote.some((l) => l.includes('this.fetchQuery(options)')), tm!.quote.join('\n'));
-    assert.equal(quotedSymbol(tm!), 'QueryClient.ensureQueryData');
+    for (const text of [oneLine, multi]) {
+      assert.equal(callQuotedIn('Where is `fetchQuery` called?', 'packages/query-core/src/queryClient.ts', text, 'QueryClient › getQueryData', 'this.fetchQuery(options)'), 'QueryClient.ensureQueryData');
+    }
     const pyMulti = ['def helper():', '    return 1', '', '', 'def url_for(', '    endpoint,', '    **values,', ') -> str:', '    appctx = _cv_app.get(None)', '    rv = appctx.app.url_for(endpoint, **values)', '    return rv'].join('\n');
-    const [pm] = rankPlaces('Where is `url_for` called?', [{ ...passage(0, 'src/flask/helpers.py', pyMulti), language: 'python', symbol: 'helper' }]);
-    assert.ok(pm!.quote.some((l) => l.includes('app.url_for(endpoint')), pm!.quote.join('\n'));
-    assert.equal(quotedSymbol(pm!), 'url_for');
+    assert.equal(callQuotedIn('Where is `url_for` called?', 'src/flask/helpers.py', pyMulti, 'helper', 'app.url_for(endpoint', 'python'), 'url_for');
     // `def self.settings` is `settings`, not `self`.
     const own = ['def forward', '  fail "downstream app not set" unless @app.respond_to? :call', '  status, headers, body = @app.call env', '  @response.status = status', '  @response.body = body', '  @response.headers.merge! headers', '  nil', 'end', '', '# Access settings defined with Base.set.', 'def self.settings', '  self', 'end'].join('\n');
     const [o] = rankPlaces('how are settings accessed?', [{ ...passage(0, 'lib/sinatra/base.rb', own), language: 'ruby', symbol: 'Sinatra › Base › forward' }]);

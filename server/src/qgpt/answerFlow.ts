@@ -10,7 +10,7 @@ import { asksAboutTests, callSiteSymbol, isTestPassage, peopleTopic } from './in
 import { gitRoot, personsFor, type PersonsResult, type Target } from './persons';
 import { peopleAnswer } from './peopleAnswer';
 import { leafName } from './terms';
-import { answerOrder, typedDeclaration } from './extractive';
+import { answerOrder, COMMENT, definitionRe } from './extractive';
 import { toAskcodeError } from '../core/errors';
 
 /**
@@ -89,11 +89,6 @@ function textRun(modelId: string, text: string, score: number, passages: Passage
   return { modelId, score, deltas: deltas(), result: () => ({ answers: [{ score, text }], text, cited: passages }) };
 }
 
-function defines(text: string, leaf: string): boolean {
-  const re = new RegExp(`(?:\\b(?:def|function|class|fn|func|interface|type)\\s+${leaf}\\b)|(?:\\bfunc\\s*\\([^)]*\\)\\s*${leaf}\\b)|(?:\\b(?:const|let|var)\\s+${leaf}\\s*=)|(?:^\\s*(?:async\\s+|static\\s+|public\\s+|private\\s+)*${leaf}\\s*(?:<[^>]*>)?\\([^)]*\\)\\s*[:{])|${typedDeclaration(leaf)}`, 'm');
-  return re.test(text);
-}
-
 /** A JS/TS import or export list in braces, or a Python `from m import (…)`, over lines. */
 const IMPORT_EXPORT_LIST = /\b(?:import|export)\s+(?:type\s+)?\{[^}]*\}|\bfrom\s+[\w.]+\s+import\s+\([^)]*\)/g;
 
@@ -104,10 +99,11 @@ const IMPORT_EXPORT_LIST = /\b(?:import|export)\s+(?:type\s+)?\{[^}]*\}|\bfrom\s
 export function callSitesFirst(symbol: string, passages: Passage[], testsFirst = false): number[] {
   const leaf = leafName(symbol).replace(/[$]/g, '\\$');
   const call = new RegExp(`(?:\\.|\\b)${leaf}\\s*\\(|\\b${leaf}\\b(?=\\s*[,)\\]])|@${leaf}\\b`);
+  const defRe = definitionRe(symbol);
   // Neither a comment, its definition line nor an import or export list (`export { a, b, }`, `from m import (a, b)`) calls it.
   const notCalls = (text: string) =>
-    text.replace(/^\s*(?:#|\/\/|\/\*|\*).*$/gm, '').replace(new RegExp(`^.*\\b(?:def|function|class|fn|func(?:\\s*\\([^)]*\\))?)\\s+${leaf}\\b.*$`, 'gm'), '').replace(new RegExp(typedDeclaration(leaf), 'gm'), '').replace(IMPORT_EXPORT_LIST, '');
-  const order = passages.map((p, i) => ({ i, calls: call.test(notCalls(p.text)), defines: defines(p.text, leaf), test: testsFirst && isTestPassage(p) }));
+    text.split('\n').filter((l) => !COMMENT.test(l) && !defRe.test(l)).join('\n').replace(IMPORT_EXPORT_LIST, '');
+  const order = passages.map((p, i) => ({ i, calls: call.test(notCalls(p.text)), defines: defRe.test(p.text), test: testsFirst && isTestPassage(p) }));
   const rank = (x: (typeof order)[number]) => (x.calls && !x.defines ? 0 : x.calls ? 1 : 2);
   // "Where is X tested?": of the places that call X, the tests' first.
   return order.sort((a, b) => rank(a) - rank(b) || Number(b.test) - Number(a.test) || a.i - b.i).map((x) => x.i);

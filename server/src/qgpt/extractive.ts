@@ -40,22 +40,25 @@ function escapeRe(s: string): string {
  * `public GsonBuilder setPrettyPrinting() {`, `fun close(): Unit {`, a signature that goes on to
  * the next line — not a call such as `return build();` or `new Adapter() {`.
  */
-export function typedDeclaration(leaf: string): string {
+function typedDeclaration(leaf: string): string {
   return `(?:^\\s*(?:@\\w+(?:\\([^)]*\\))?\\s+)*(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|virtual|async|default|open|suspend|sealed|native)\\s+)*(?!(?:return|new|await|yield|throw|else|case|in|of|typeof|not|and|or)\\s)[\\w.<>\\[\\]?,]+\\s+${leaf}\\s*(?:<[^>]*>)?\\s*\\((?:[^()]*\\)\\s*(?:throws\\s+[\\w.,\\s]+|:\\s*[\\w.<>\\[\\]?,\\s]+)?\\s*(?:\\{.*|=>.*)?|[^()]*)$)`;
 }
 
 function definitionRes(symbols: string[]): RegExp[] {
-  return symbols.map((s) => {
-    const leaf = escapeRe(leafName(s));
-    // `def name(`, `function name`, `class Name`, `name(...) {` / `name(…): T;` / `name = (` as a
-    // method or arrow function, or a doc heading that is the name; not a call that starts a line
-    // (`halt(404)`, `setup(app)`).
-    // Not a path or a comparison that starts a line: Rust's `Router::new()`, `x == y`.
-    // A typed method declaration (Java, C#, Kotlin): `public GsonBuilder setPrettyPrinting() {`; a
-    // signature whose type parameters go on over the next lines (`getQueryData<`).
-    // Go's methods name their receiver first: `func (e *Echo) ServeHTTP(`.
-    return new RegExp(`(?:\\b${DEF_WORDS}\\s+${leaf}\\b)|(?:\\bfunc\\s*\\([^)]*\\)\\s*${leaf}\\b)|(?:^\\s*(?:public |private |protected |static |async |export )*${leaf}\\s*(?:<[^>]*>)?\\s*(?:\\([^()]*\\)\\s*(?::\\s*[^;{=]+?\\s*)?(?:\\{|=>)|\\([^()]*\\)\\s*:\\s*[^;{=]+?;|=(?!=)|:(?!:)))|(?:^#+\\s*\`?${leaf}\\b)|${typedDeclaration(leaf)}|(?:^\\s*(?:(?:public|private|protected|static|async|readonly|override|abstract) )*${leaf}<\\s*$)`, 'm');
-  });
+  return symbols.map(definitionRe);
+}
+
+/** A line that defines `symbol` (by its last part), in any of the languages the index reads. */
+export function definitionRe(symbol: string): RegExp {
+  const leaf = escapeRe(leafName(symbol));
+  // `def name(`, `function name`, `class Name`, `name(...) {` / `name(…): T;` / `name = (` as a
+  // method or arrow function, or a doc heading that is the name; not a call that starts a line
+  // (`halt(404)`, `setup(app)`).
+  // Not a path or a comparison that starts a line: Rust's `Router::new()`, `x == y`.
+  // A typed method declaration (Java, C#, Kotlin): `public GsonBuilder setPrettyPrinting() {`; a
+  // signature whose type parameters go on over the next lines (`getQueryData<`).
+  // Go's methods name their receiver first: `func (e *Echo) ServeHTTP(`.
+  return new RegExp(`(?:\\b${DEF_WORDS}\\s+${leaf}\\b)|(?:\\bfunc\\s*\\([^)]*\\)\\s*${leaf}\\b)|(?:^\\s*(?:public |private |protected |static |async |export )*${leaf}\\s*(?:<[^>]*>)?\\s*(?:\\([^()]*\\)\\s*(?::\\s*[^;{=]+?\\s*)?(?:\\{|=>)|\\([^()]*\\)\\s*:\\s*[^;{=]+?;|=(?!=)|:(?!:)))|(?:^#+\\s*\`?${leaf}\\b)|${typedDeclaration(leaf)}|(?:^\\s*(?:(?:public|private|protected|static|async|readonly|override|abstract) )*${leaf}<\\s*$)`, 'm');
 }
 
 /**
@@ -183,7 +186,7 @@ export function quoteWindow(lines: string[], lineScores: number[]): { start: num
 }
 
 /** A comment line: what it says of a name is no call of it ("…via multiple `Dispose()` calls"). */
-const COMMENT = /^\s*(?:#|\/\/|\/\*|\*)/;
+export const COMMENT = /^\s*(?:#|\/\/|\/\*|\*)/;
 
 /** A line that belongs to the definition after it: a decorator, an annotation, a comment, a blank. */
 const LEAD_IN = /^\s*(?:@|#|\/\/|\/\*|\*|$)/;
@@ -212,6 +215,8 @@ const TYPED_LINE = /^\s*(?:(?:public|private|protected|internal|static|final|abs
 /** A line that starts a definition (or its decorator): Python, JS/TS, Go, Rust, Java-like classes. */
 const NEXT_DEFINITION = /^\s*(?:@\w|(?:async\s+)?def\s|(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s|(?:export\s+)?(?:default\s+)?(?:async\s+)?function\b|(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s|func\s)/;
 
+const indentOf = (l: string) => l.length - l.trimStart().length;
+
 /** A line that closes a block by itself: `}`, `};`, `})`, Ruby's or Lua's `end`. */
 const CLOSES_BLOCK = /^\s*(?:[}\]][\s;,)]*|end)\s*$/;
 /** A line of Python that continues the statement above it rather than starting one: `)`, `]`, a comment. */
@@ -227,8 +232,7 @@ const CONTINUES = /^\s*[)\]}#]/;
  */
 function endedBefore(lines: string[], def: number, at: number, python: boolean): boolean {
   if (at <= def) return false;
-  const indent = (l: string) => l.length - l.trimStart().length;
-  const d = indent(lines[def]!);
+  const d = indentOf(lines[def]!);
   const head = lines[def]!;
   const count = (re: RegExp) => (head.match(re) ?? []).length;
   if (!python && /;\s*$/.test(head) && count(/\{/g) === count(/\}/g) && count(/\(/g) === count(/\)/g)) return true;
@@ -243,7 +247,7 @@ function endedBefore(lines: string[], def: number, at: number, python: boolean):
       }
       if (odd) inString = true;
     }
-    if (!l.trim() || indent(l) > d) continue;
+    if (!l.trim() || indentOf(l) > d) continue;
     if (CLOSES_BLOCK.test(l)) return true;
     if (python && !CONTINUES.test(l)) return true;
   }
@@ -256,20 +260,19 @@ function endedBefore(lines: string[], def: number, at: number, python: boolean):
  * `until`.
  */
 function innermostDefinition(lines: string[], start: number, until: number, python: boolean): string | undefined {
-  const indent = (l: string) => l.length - l.trimStart().length;
   const first = lines.slice(start, until).find((l) => l.trim());
   if (first === undefined) return undefined;
-  let ind = indent(first);
+  let ind = indentOf(first);
   for (let i = start - 1; i >= 0 && ind > 0; i--) {
     const l = lines[i]!;
-    if (!l.trim() || indent(l) >= ind) continue;
+    if (!l.trim() || indentOf(l) >= ind) continue;
     let at = i;
     // The end of a signature written over several lines (`): Promise<T> {`, `) -> str:`): its
     // name is on the line at its indentation that opens it (`ensureQueryData<`, `def url_for(`).
     if (/^\s*[)>]/.test(l)) {
       for (let j = i - 1; j >= Math.max(0, i - 40); j--) {
         const o = lines[j]!;
-        if (!o.trim() || indent(o) > indent(l) || /^\s*>\s*\(\s*$/.test(o)) continue;
+        if (!o.trim() || indentOf(o) > indentOf(l) || /^\s*>\s*\(\s*$/.test(o)) continue;
         at = j;
         break;
       }
@@ -277,7 +280,7 @@ function innermostDefinition(lines: string[], start: number, until: number, pyth
     const head = lines[at]!;
     const name = DEFINITION_LINE.exec(head)?.[1] ?? (python ? undefined : (METHOD_LINE.exec(head)?.[1] ?? TYPED_LINE.exec(head)?.[1] ?? signatureName(lines, at)));
     if (name) return endedBefore(lines, at, until, python) ? undefined : name;
-    ind = indent(head);
+    ind = indentOf(head);
     i = at;
   }
   return undefined;
@@ -293,10 +296,10 @@ const SIGNATURE_OPEN = /^\s*(?:(?:async|static|public|private|protected|readonly
 function signatureName(lines: string[], i: number): string | undefined {
   const name = SIGNATURE_OPEN.exec(lines[i] ?? '')?.[1];
   if (!name) return undefined;
-  const ind = lines[i]!.length - lines[i]!.trimStart().length;
+  const ind = indentOf(lines[i]!);
   for (let j = i + 1; j < Math.min(lines.length, i + 40); j++) {
     const l = lines[j]!;
-    if (!l.trim() || l.length - l.trimStart().length > ind) continue;
+    if (!l.trim() || indentOf(l) > ind) continue;
     // `>(` ends a list of type parameters and opens the parameters.
     if (/^\s*>\s*\(\s*$/.test(l)) continue;
     return /^\s*\)[^;]*\{\s*$/.test(l) ? name : undefined;
@@ -315,7 +318,7 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
   // "Where is X called?": the lines that call X are what to quote, not X's own definition.
   const callOf = typeof query === 'string' ? callSiteSymbol(query) : null;
   const callRe = callOf ? callPattern(callOf) : null;
-  const defRe = callOf ? definitionRes([callOf])[0]! : null;
+  const defRe = callOf ? definitionRe(callOf) : null;
   // "What does X return?": X's return statements are what to quote, not its signature.
   const returns = typeof query === 'string' && q.symbols.length > 0 && RETURNS_RE.test(query);
   const out: PlaceMatch[] = [];
@@ -482,7 +485,7 @@ export function quotedSymbol(m: PlaceMatch): string | undefined {
   let next: { name: string; line: number } | undefined;
   let found = false;
   for (const n of names) {
-    const re = definitionRes([n])[0]!;
+    const re = definitionRe(n);
     const i = lines.findIndex((l) => re.test(l));
     if (i < 0) continue;
     found = true;
@@ -535,7 +538,7 @@ function words(list: string[]): string {
 export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, aboutTests = false): string {
   const [first, ...rest] = cited;
   // A call in the quote, not the definition's own line (`public GsonBuilder setPrettyPrinting() {`).
-  const defLine = callOf ? definitionRes([callOf])[0]! : null;
+  const defLine = callOf ? definitionRe(callOf) : null;
   const calls = !!callOf && first.quote.some((l) => callPattern(callOf).test(l) && !defLine!.test(l) && !COMMENT.test(l));
   const sym = calls ? quotedSymbol(first) : (first.defines[0] ?? quotedSymbol(first));
   const where = sym ? `\`${sym}\` in ${placeLink(first.passage)}` : placeLink(first.passage);
