@@ -134,6 +134,67 @@ describe('symbols: names an issue writes as words', function () {
   });
 });
 
+describe('symbols: a method defined in several files', function () {
+  this.timeout(60_000);
+  const cores = realCore('overrides');
+
+  it('asked how a method works, the method a subclass overrides and calls through super comes before the override (TypeScript, Python)', async () => {
+    const { dir: repo, write } = cores.repo();
+    // A framework wrapper's subclass (vue-query's QueryClient) says the name more often than the core.
+    write('packages/core/src/queryClient.ts', [
+      'export class QueryClient {',
+      '  invalidateQueries(filters = {}) {',
+      '    this.cache.findAll(filters).forEach((query) => query.invalidate())',
+      '    return this.refetchQueries(filters)',
+      '  }',
+      '}',
+      '',
+    ].join('\n'));
+    write('packages/vue/src/queryClient.ts', [
+      "import { QueryClient as QC } from '@core/queryClient'",
+      '// invalidateQueries with reactive filters: invalidateQueries unwraps them, then invalidateQueries of the core.',
+      'export class QueryClient extends QC {',
+      '  invalidateQueries(filters: Ref<Filters>): Promise<void>',
+      '  invalidateQueries(filters = {}) {',
+      '    const cloned = cloneDeepUnref(filters)',
+      "    super.invalidateQueries({ ...cloned, refetchType: 'none' })",
+      '    return nextTick().then(() => super.refetchQueries(cloned))',
+      '  }',
+      '}',
+      '',
+    ].join('\n'));
+    write('app/models.py', [
+      'class Model:',
+      '    def save(self, using=None):',
+      '        """Write the row to the database."""',
+      '        self._do_insert(using)',
+      '',
+      '',
+      'class Timestamped(Model):',
+      '    def save(self, *args, **kwargs):',
+      '        self.updated = now()',
+      '        super().save(*args, **kwargs)',
+      '',
+    ].join('\n'));
+    write('app/admin.py', [
+      'from .models import Model',
+      '',
+      '',
+      'class AuditedModel(Model):',
+      '    """save: each save of an audited model is logged before save writes it."""',
+      '    def save(self, *args, **kwargs):',
+      '        audit.log("save", self)',
+      '        return super(AuditedModel, self).save(*args, **kwargs)',
+      '',
+    ].join('\n'));
+    const core = await cores.open(repo);
+    const engine = core.index.engine;
+    assert.deepEqual(rankedFiles(engine, 'how does invalidateQueries work?').slice(0, 2), ['packages/core/src/queryClient.ts', 'packages/vue/src/queryClient.ts']);
+    // The file that defines the overridden method keeps its place though it overrides it as well.
+    assert.deepEqual(rankedFiles(engine, 'how does save work?').slice(0, 2), ['app/models.py', 'app/admin.py']);
+  });
+});
+
 describe('symbols: SymbolsFind and SymbolsReferences in the real worker', function () {
   this.timeout(120_000);
   let dataDir: string;

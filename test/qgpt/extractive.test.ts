@@ -243,6 +243,24 @@ describe('extractive answerer: matching question words to code', () => {
     }
     const pyMulti = ['def helper():', '    return 1', '', '', 'def url_for(', '    endpoint,', '    **values,', ') -> str:', '    appctx = _cv_app.get(None)', '    rv = appctx.app.url_for(endpoint, **values)', '    return rv'].join('\n');
     assert.equal(callQuotedIn('Where is `url_for` called?', 'src/flask/helpers.py', pyMulti, 'helper', 'app.url_for(endpoint', 'python'), 'url_for');
+    // Its type parameters written out on the signature's first line, defaults and all.
+    const generic = [
+      '  cancelQueries(filters?: QueryFilters): Promise<void> {',
+      '    return Promise.all(this.#queryCache.findAll(filters).map((q) => q.cancel()))',
+      '  }',
+      '',
+      '  invalidateQueries<TTaggedQueryKey extends QueryKey = QueryKey>(',
+      '    filters?: InvalidateQueryFilters<TTaggedQueryKey>,',
+      '    options: InvalidateOptions = {},',
+      '  ): Promise<void> {',
+      '    return notifyManager.batch(() => {',
+      '      this.#queryCache.findAll(filters).forEach((query) => query.invalidate())',
+      '    })',
+      '  }',
+    ].join('\n');
+    const [g] = rankPlaces('how does `invalidateQueries` work?', [{ ...passage(0, 'packages/query-core/src/queryClient.ts', generic), language: 'ts', symbol: 'QueryClient › cancelQueries' }]);
+    assert.ok(g!.quote.some((l) => l.includes('invalidateQueries<')), g!.quote.join('\n'));
+    assert.equal(quotedSymbol(g!), 'QueryClient.invalidateQueries');
     // `def self.settings` is `settings`, not `self`.
     const own = ['def forward', '  fail "downstream app not set" unless @app.respond_to? :call', '  status, headers, body = @app.call env', '  @response.status = status', '  @response.body = body', '  @response.headers.merge! headers', '  nil', 'end', '', '# Access settings defined with Base.set.', 'def self.settings', '  self', 'end'].join('\n');
     const [o] = rankPlaces('how are settings accessed?', [{ ...passage(0, 'lib/sinatra/base.rb', own), language: 'ruby', symbol: 'Sinatra › Base › forward' }]);

@@ -815,6 +815,7 @@ export class SearchEngine {
     let best = 0;
     for (const fd of files.slice(0, 50)) if (!targets.has(fd)) best = Math.max(best, score[fd]!);
     let moved = false;
+    let overridden = 0;
     for (const [fd, t] of targets) {
       if (t.definesOnly || !(score[fd]! > 0)) continue;
       const lifted = best * (1.01 + 0.01 * t.bonus);
@@ -822,6 +823,13 @@ export class SearchEngine {
         score[fd] = lifted;
         moved = true;
       }
+      if (!t.extending) overridden = Math.max(overridden, score[fd]!);
+    }
+    // A subclass's override that calls the method it overrides comes after that method's file.
+    for (const [fd, t] of targets) {
+      if (!t.extending || !overridden || !(score[fd]! >= overridden)) continue;
+      score[fd] = overridden * 0.999;
+      moved = true;
     }
     if (moved) sortTop(files, score, SORTED_FILES);
   }

@@ -513,6 +513,30 @@ export function findReferences(query: string, pieces: Iterable<TextPiece>, symbo
   return [...calls.sort(order), ...refs.sort(order)].slice(0, limit);
 }
 
+/** `super.name(`, `super().name(`, `super(Cls, self).name(`, C#'s `base.Name(`: a call of the overridden method. */
+const SUPER_CALL = /(?<![A-Za-z0-9_$.])(?:super\s*(?:\([^()]*\))?|base)\s*\.\s*([A-Za-z_$][A-Za-z0-9_$]*)\s*(?:<[^()]*>)?\s*\(/g;
+
+/**
+ * The files among `defs`' whose every definition of that name is a method that calls the method
+ * it overrides (its own name on `super` or `base`, inside its lines) or an overload signature
+ * right above one, when some other file's definition does not: a subclass's override that
+ * extends the method (vue-query's `QueryClient.invalidateQueries` over query-core's).
+ */
+export function filesOverridingWithSuper(defs: FoundSymbol[], refs: SymbolReference[]): Set<string> | undefined {
+  const byFile = new Map<string, FoundSymbol[]>();
+  for (const d of defs) byFile.set(d.path, [...(byFile.get(d.path) ?? []), d]);
+  const calls = (d: FoundSymbol) => d.kind === 'method' && refs.some((r) => r.path === d.path && r.kind === 'call'
+    && d.startLine <= r.startLine && r.startLine <= d.endLine && [...r.text.matchAll(SUPER_CALL)].some((m) => m[1] === d.name));
+  const out = new Set<string>();
+  for (const [path, ds] of byFile) {
+    const sorted = [...ds].sort((a, b) => a.startLine - b.startLine);
+    const extending = sorted.map(calls);
+    const overload = (i: number) => i + 1 < sorted.length && sorted[i + 1]!.startLine <= sorted[i]!.endLine + 1;
+    if (extending.some(Boolean) && sorted.every((_, i) => extending[i] || overload(i))) out.add(path);
+  }
+  return out.size && out.size < byFile.size ? out : undefined;
+}
+
 /**
  * A reference in a test: in a test file, or inside a test module of a source file (Rust's
  * `#[cfg(test)] mod tests { … }`: its functions are `tests.name`).
@@ -565,6 +589,8 @@ export interface SymbolTarget {
   lines: number[];
   /** Asked where a name is called: this file only defines it, so it is not the answer. */
   definesOnly?: boolean;
+  /** This file's definition overrides and calls one in another target file, which comes first. */
+  extending?: boolean;
 }
 
 /** Files defining more than this many times the same name say nothing about which is meant. */
@@ -637,12 +663,17 @@ export function symbolTargets(
     // A file counts once, by its best definition: three overrides of `getPath` in one adapter do
     // not outweigh the function `getPath`. A bare name is a module-level name before a method's.
     const topLevel = parts.length === 1 && defs.some((d) => d.kind !== 'method');
+    // An override that calls the method it overrides (`super.invalidateQueries(…)` in a framework
+    // wrapper's subclass) extends it: the overridden one, where it is defined too, says how it works.
+    const extending = files.size > 1 ? filesOverridingWithSuper(defs, references(s.name)) : undefined;
     const best = new Map<string, FoundSymbol[]>();
-    const worth = (d: FoundSymbol) => weight * (d.match === 4 ? 0.5 : 1) * (topLevel && d.kind === 'method' ? 0.5 : 1);
+    const worth = (d: FoundSymbol) =>
+      weight * (d.match === 4 ? 0.5 : 1) * (topLevel && d.kind === 'method' ? 0.5 : 1) * (extending?.has(d.path) ? 0.5 : 1);
     for (const d of [...defs].sort((a, b) => worth(b) - worth(a))) best.set(d.path, [...(best.get(d.path) ?? []), d]);
     for (const [key, ds] of best) {
       give(key, worth(ds[0]!), ds[0]!.startLine);
       const t = out.get(key)!;
+      if (extending?.has(key)) t.extending = true;
       for (const d of ds.slice(1)) if (t.lines.length < 8) t.lines.push(d.startLine);
     }
   }

@@ -286,8 +286,11 @@ function innermostDefinition(lines: string[], start: number, until: number, pyth
   return undefined;
 }
 
-/** The first line of a method's signature written over several lines: `ensureQueryData<`, `async fetch(`. */
-const SIGNATURE_OPEN = /^\s*(?:(?:async|static|public|private|protected|readonly|override|abstract)\s+)*(?!(?:if|for|while|switch|catch|return|new|await)\b)([A-Za-z_$][\w$]*)\s*[<(]\s*$/;
+/**
+ * The first line of a method's signature written over several lines: `ensureQueryData<`,
+ * `async fetch(`, `invalidateQueries<TTaggedQueryKey extends QueryKey = QueryKey>(`.
+ */
+const SIGNATURE_OPEN = /^\s*(?:(?:async|static|public|private|protected|readonly|override|abstract)\s+)*(?!(?:if|for|while|switch|catch|return|new|await)\b)([A-Za-z_$][\w$]*)\s*(?:<[^()]*>\s*)?[<(]\s*$/;
 
 /**
  * The name of the method whose signature opens on `lines[i]` and runs over several lines, closed
