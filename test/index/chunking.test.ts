@@ -102,6 +102,18 @@ describe('index: tokens, chunks and the walk', () => {
     assert.equal(recordOf('/w', { ...row, lang: 'markdown', symbol: '`Option<Path<T>>` behavior' }).symbol, '`Option<Path<T>>` behavior', 'a heading is kept as written');
   });
 
+  it('names a decorated method too big for one piece once, not as its own parent (pyramid\'s `@action_method def set_authentication_policy`)', async () => {
+    // The method fits one piece (MAX_LINES), with its decorator it does not.
+    const doc = Array.from({ length: MAX_LINES - 7 }, (_, i) => `        Line ${i} of its docstring.`).join('\n');
+    const src = `class SecurityConfiguratorMixin:\n    @action_method\n    def set_authentication_policy(self, policy):\n        """\n${doc}\n        """\n        def register():\n            self.registry.registerUtility(policy)\n\n        self.action(None, register)\n\n    def set_authorization_policy(self, policy):\n        pass\n`;
+    const chunks = await chunkText(src, languageOf('config/security.py')!);
+    assert.ok(chunks.some((c) => c.symbol === 'SecurityConfiguratorMixin › set_authentication_policy' && c.text.includes('def set_authentication_policy')), chunks.map((c) => c.symbol).join(' | '));
+    for (const c of chunks) assert.ok(!/(\b\w+\b) › \1\b/.test(c.symbol ?? ''), `no name repeated as its own parent: ${c.symbol}`);
+    // An index stored before keeps the name twice: read back once.
+    const row = { id: 'c1', path: 'src/pyramid/config/security.py', start: 59, end: 117, symbol: 'SecurityConfiguratorMixin › set_authentication_policy › set_authentication_policy', hash: 'h', lang: 'python', ext: 'py', code: true, text: 'x', mtime: 0, size: 1 };
+    assert.equal(recordOf('/w', row).symbol, 'SecurityConfiguratorMixin › set_authentication_policy');
+  });
+
   it('names the pieces of a function too big for one chunk by the function, never by its locals', async () => {
     const body = Array.from({ length: 150 }, (_, i) => `  const localValue${i} = input * ${i};`).join('\n');
     const src = `export function transformLedger(input: number) {\n${body}\n  return input;\n}\n`;

@@ -26,13 +26,16 @@ export function chunkId(scope: string, rel: string, start: number, hash: string)
 }
 
 /**
- * A Rust chunk's symbol path without type arguments: an index made before `impl` blocks were
- * named without them holds `MethodRouter<S, E> › call`, whose comma reads as a list of names.
+ * A stored chunk's symbol path as the chunker writes it now. A Rust chunk's without type
+ * arguments: an index made before `impl` blocks were named without them holds
+ * `MethodRouter<S, E> › call`, whose comma reads as a list of names. A decorated definition's
+ * without its name twice: one made before holds `Mixin › set_policy › set_policy`.
  */
 function plainSymbol(symbol: string, lang: string): string | undefined {
-  if (lang !== 'rust' || !symbol.includes('<')) return symbol || undefined;
   let s = symbol;
-  for (let i = 0; i < 4 && /<[^<>]*>/.test(s); i++) s = s.replace(/<[^<>]*>/g, '');
+  if (lang === 'rust' && s.includes('<')) for (let i = 0; i < 4 && /<[^<>]*>/.test(s); i++) s = s.replace(/<[^<>]*>/g, '');
+  const parts = s.split(' › ');
+  if (parts.length > 1) s = parts.filter((p, i) => i === 0 || p !== parts[i - 1]).join(' › ');
   return s.trim() || undefined;
 }
 

@@ -120,7 +120,10 @@ function splitNode(n: TSNode, parents: string[], out: Piece[], lines: string[], 
     const names: string[] = [];
     // A piece of a big function's body is named by the function (its parent), not by its locals.
     if (!inFunction) collectNames(n, 0, names);
-    out.push({ start, end, chars, names, parents });
+    // A decorated definition too big for one piece names its parts; the definition inside it is
+    // that one name, not a second level (`Mixin › set_policy`, not `Mixin › set_policy › set_policy`).
+    const own = name && parents.at(-1) === name && names[0] === name ? parents.slice(0, -1) : parents;
+    out.push({ start, end, chars, names, parents: own });
     return;
   }
   // `export function f` is an export node around a function node, both named f: one level, not two.
