@@ -114,6 +114,12 @@ describe('index: tokens, chunks and the walk', () => {
     assert.equal(recordOf('/w', row).symbol, 'SecurityConfiguratorMixin › set_authentication_policy');
   });
 
+  it('names a Go type declaration by its type (`Echo`), not by the methods of an interface after it', async () => {
+    const src = 'package echo\n\n// Echo is the top-level framework instance.\ntype Echo struct {\n\tBinder Binder\n\tDebug  bool\n}\n\n// JSONSerializer is the interface that encodes and decodes JSON.\ntype JSONSerializer interface {\n\tSerialize(c *Context, i any, indent string) error\n\tDeserialize(c *Context, i any) error\n}\n';
+    const [only] = await chunkText(src, languageOf('echo.go')!);
+    assert.equal(only!.symbol, 'Echo, JSONSerializer');
+  });
+
   it('names the pieces of a function too big for one chunk by the function, never by its locals', async () => {
     const body = Array.from({ length: 150 }, (_, i) => `  const localValue${i} = input * ${i};`).join('\n');
     const src = `export function transformLedger(input: number) {\n${body}\n  return input;\n}\n`;

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { answerOrder, leadSentence, nameCoverage, quotedSymbol, rankPlaces } from '../../server/src/qgpt/extractive';
+import { answerOrder, definitionRe, leadSentence, nameCoverage, quotedSymbol, rankPlaces } from '../../server/src/qgpt/extractive';
 import { callSiteSymbol, isTestPassage } from '../../server/src/qgpt/intent';
 import { hintsRules } from '../../server/src/qgpt/hints';
 import { isQuotedProse, queryTerms } from '../../server/src/qgpt/terms';
@@ -442,6 +442,33 @@ describe('extractive answerer: the order of the places', () => {
     assert.deepEqual(callSitesFirst('Echo.ServeHTTP', [goDef, goCall]), [1, 0]);
     const [g] = rankPlaces("where is the Echo's ServeHTTP called?", [goDef]);
     assert.doesNotMatch(leadSentence([g!], callSiteSymbol("where is the Echo's ServeHTTP called?")), /calls it/);
+  });
+
+  it('"who uses the Binder interface?": a struct field of that type uses it; a line break is never inside a definition\'s head', () => {
+    const query = 'who uses the Binder interface?';
+    assert.equal(callSiteSymbol(query), 'Binder');
+    assert.equal(callSiteSymbol('what else uses app.config.from_object?'), 'app.config.from_object');
+    assert.equal(callSiteSymbol('what uses the most memory?'), null, 'plain English after "uses" names no code');
+    assert.equal(callSiteSymbol('WHO USES the Binder interface?'), 'Binder');
+    const struct = [
+      '// Echo is the top-level framework instance. Each field has its type',
+      'type Echo struct {',
+      '\tserveHTTPFunc func(http.ResponseWriter, *http.Request)',
+      '',
+      '\tBinder Binder',
+      '',
+      '\t// Filesystem is the file system used for serving static files.',
+      '\tFilesystem fs.FS',
+      '}',
+    ].join('\n');
+    const def = definitionRe('Binder');
+    assert.ok(!def.test(struct), 'neither `func(…)` nor a comment ending in "type" on the line above makes `Binder Binder` a definition');
+    assert.ok(def.test('type Binder interface {\n\tBind(c *Context, target any) error\n}'));
+    assert.ok(definitionRe('ServeHTTP').test('func (e *Echo) ServeHTTP(w http.ResponseWriter, r *http.Request) {'));
+    const p = { ...passage(0, 'echo.go', struct), language: 'go', symbol: 'Echo', retrieval: 1 };
+    const [m] = rankPlaces(query, [p]);
+    assert.deepEqual(m!.defines, []);
+    assert.match(leadSentence([m!], callSiteSymbol(query)), /^`Echo` in .* uses it\.$/);
   });
 
   it('names a TypeScript method signature the chunk\'s names leave out by its owner ("Router.navigate"), and a possessive\'s name is no term of its own', () => {

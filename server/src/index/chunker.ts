@@ -80,6 +80,12 @@ function defName(n: TSNode): string | undefined {
     const nm = decl?.childForFieldName('name');
     return nm && nm.text.length < 100 ? nm.text : undefined;
   }
+  // Go: `type Echo struct { … }` is a declaration around a spec that holds the name.
+  if (n.type === 'type_declaration') {
+    const spec = n.namedChildren.find((c) => c?.type === 'type_spec' || c?.type === 'type_alias');
+    const nm = spec?.childForFieldName('name');
+    if (nm && nm.text.length < 100) return nm.text;
+  }
   // Rust: `impl<S, E> MethodRouter<S, E>` is named `MethodRouter` (chunk names are listed with commas).
   if (n.type === 'impl_item') return n.childForFieldName('type')?.text.replace(/<.*$/s, '');
   // C/C++: the name sits inside nested declarators (`static int *parse(...)`).

@@ -41,7 +41,7 @@ function escapeRe(s: string): string {
  * the next line — not a call such as `return build();` or `new Adapter() {`.
  */
 function typedDeclaration(leaf: string): string {
-  return `(?:^\\s*(?:@\\w+(?:\\([^)]*\\))?\\s+)*(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|virtual|async|default|open|suspend|sealed|native)\\s+)*(?!(?:return|new|await|yield|throw|else|case|in|of|typeof|not|and|or)\\s)[\\w.<>\\[\\]?,]+\\s+${leaf}\\s*(?:<[^>]*>)?\\s*\\((?:[^()]*\\)\\s*(?:throws\\s+[\\w.,\\s]+|:\\s*[\\w.<>\\[\\]?,\\s]+)?\\s*(?:\\{.*|=>.*)?|[^()]*)$)`;
+  return `(?:^\\s*(?:@\\w+(?:\\([^)]*\\))?\\s+)*(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|virtual|async|default|open|suspend|sealed|native)\\s+)*(?!(?:return|new|await|yield|throw|else|case|in|of|typeof|not|and|or)\\s)[\\w.<>\\[\\]?,]+[ \\t]+${leaf}\\s*(?:<[^>]*>)?\\s*\\((?:[^()]*\\)\\s*(?:throws\\s+[\\w.,\\s]+|:\\s*[\\w.<>\\[\\]?,\\s]+)?\\s*(?:\\{.*|=>.*)?|[^()]*)$)`;
 }
 
 function definitionRes(symbols: string[]): RegExp[] {
@@ -57,8 +57,9 @@ export function definitionRe(symbol: string): RegExp {
   // Not a path or a comparison that starts a line: Rust's `Router::new()`, `x == y`.
   // A typed method declaration (Java, C#, Kotlin): `public GsonBuilder setPrettyPrinting() {`; a
   // signature whose type parameters go on over the next lines (`getQueryData<`).
-  // Go's methods name their receiver first: `func (e *Echo) ServeHTTP(`.
-  return new RegExp(`(?:\\b${DEF_WORDS}\\s+${leaf}\\b)|(?:\\bfunc\\s*\\([^)]*\\)\\s*${leaf}\\b)|(?:^\\s*(?:public |private |protected |static |async |export )*${leaf}\\s*(?:<[^>]*>)?\\s*(?:\\([^()]*\\)\\s*(?::\\s*[^;{=]+?\\s*)?(?:\\{|=>)|\\([^()]*\\)\\s*:\\s*[^;{=]+?;|=(?!=)|:(?!:)))|(?:^#+\\s*\`?${leaf}\\b)|${typedDeclaration(leaf)}|(?:^\\s*(?:(?:public|private|protected|static|async|readonly|override|abstract) )*${leaf}<\\s*$)`, 'm');
+  // Go's methods name their receiver first: `func (e *Echo) ServeHTTP(`, on one line (a struct's
+  // `serveHTTPFunc func(…)` field above a `Binder Binder` field defines no `Binder`).
+  return new RegExp(`(?:\\b${DEF_WORDS}[ \\t]+${leaf}\\b)|(?:\\bfunc[ \\t]*\\([^)\\n]*\\)[ \\t]*${leaf}\\b)|(?:^\\s*(?:public |private |protected |static |async |export )*${leaf}\\s*(?:<[^>]*>)?\\s*(?:\\([^()]*\\)\\s*(?::\\s*[^;{=]+?\\s*)?(?:\\{|=>)|\\([^()]*\\)\\s*:\\s*[^;{=]+?;|=(?!=)|:(?!:)))|(?:^#+\\s*\`?${leaf}\\b)|${typedDeclaration(leaf)}|(?:^\\s*(?:(?:public|private|protected|static|async|readonly|override|abstract) )*${leaf}<\\s*$)`, 'm');
 }
 
 /**
@@ -536,17 +537,21 @@ function words(list: string[]): string {
 /**
  * One sentence that says where it happens: the first cited place, named by its symbol. For "where
  * is X called?" (`callOf`), a place whose quote calls X is named by the code the call is in (a
- * test "tests it" when the question asks where X is tested).
+ * test "tests it" when the question asks where X is tested); one whose quote names X without
+ * calling it "uses it".
  */
 export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, aboutTests = false): string {
   const [first, ...rest] = cited;
   // A call in the quote, not the definition's own line (`public GsonBuilder setPrettyPrinting() {`).
   const defLine = callOf ? definitionRe(callOf) : null;
-  const calls = !!callOf && first.quote.some((l) => callPattern(callOf).test(l) && !defLine!.test(l) && !COMMENT.test(l));
-  const sym = calls ? quotedSymbol(first) : (first.defines[0] ?? quotedSymbol(first));
+  const said = (re: RegExp) => first.quote.some((l) => re.test(l) && !defLine!.test(l) && !COMMENT.test(l));
+  const calls = !!callOf && said(callPattern(callOf));
+  // Not called but named, as a type or a value (echo's `Binder Binder` field for "who uses the Binder interface?").
+  const uses = !!callOf && !calls && !first.defines.length && said(new RegExp(`(?<![\\w$])${escapeRe(leafName(callOf))}(?![\\w$])`));
+  const sym = calls || uses ? quotedSymbol(first) : (first.defines[0] ?? quotedSymbol(first));
   const where = sym ? `\`${sym}\` in ${placeLink(first.passage)}` : placeLink(first.passage);
   let s: string;
-  if (calls) s = `${where} ${aboutTests && isTestPassage(first.passage) ? 'tests' : 'calls'} it`;
+  if (calls || uses) s = `${where} ${aboutTests && isTestPassage(first.passage) ? 'tests' : calls ? 'calls' : 'uses'} it`;
   else if (first.defines.length) s = `${where} defines it`;
   else if (first.matched.length) s = `${where} is where this happens (it matches ${words(first.matched)})`;
   else s = `No place uses the words of the question; the closest is ${where}`;

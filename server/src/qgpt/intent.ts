@@ -25,16 +25,20 @@ export function peopleTopic(query: string): string | null {
 const POSSESSIVE_MEMBER = /\b(?:the\s+)?`?([A-Z]\w*|[a-z]+[A-Z_]\w*)`?['’]s\s+`?([A-Za-z_$][\w$]*)`?/g;
 
 const CALL_RE =
-  /\b(?:where|who|what|how)\s+(?:is|are|does|do|else\s+is)?\s*(?:else\s+)?`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?(?:\(\))?\s+(?:(?:being|getting)\s+)?(called|used(?!\s+(?:for|to|as)\b)|invoked|referenced|imported|instantiated|tested|call(?:ed|s)?\s+from)\b|\bexamples?\s+of\s+(?:using|calling)\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?|\b(?:callers|call\s+sites|usages|uses|references)\s+of\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?|\bwhat\s+calls\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?/i;
+  /\b(?:where|who|what|how)\s+(?:is|are|does|do|else\s+is)?\s*(?:else\s+)?`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?(?:\(\))?\s+(?:(?:being|getting)\s+)?(called|used(?!\s+(?:for|to|as)\b)|invoked|referenced|imported|instantiated|tested|call(?:ed|s)?\s+from)\b|\bexamples?\s+of\s+(?:using|calling)\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?|\b(?:callers|call\s+sites|usages|uses|references)\s+of\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?|\bwhat\s+calls\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?|\b(?:who|what)\s+(?:else\s+)?(?:uses|calls|invokes|references|imports|instantiates)\s+(?:the\s+)?(?:`([A-Za-z_$][\w$.]*)`|([A-Z][\w$]*(?:\.[A-Za-z_$][\w$]*)*|[a-z_$][\w$]*[A-Z_][\w$]*|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)(?:\(\))?)(?![\w$])/i;
 
 /**
  * The symbol whose call sites a question asks for ("where is `compose` called?", "how is
- * `compose` used?", "an example of using `compose`", "where is `compose` tested?" → compose), or null.
+ * `compose` used?", "an example of using `compose`", "where is `compose` tested?", "who uses the Binder
+ * interface?" → compose, Binder), or null. After "who uses", a name in backticks, Capitalised,
+ * camelCase, snake_case or dotted: "what uses the most memory?" names none.
  */
 export function callSiteSymbol(query: string): string | null {
   // "the GsonBuilder's setPrettyPrinting" is `GsonBuilder.setPrettyPrinting`, as the search reads it.
   const m = CALL_RE.exec(query.replace(POSSESSIVE_MEMBER, '$1.$2'));
-  const sym = m ? (m[1] ?? m[3] ?? m[4] ?? m[5]) : undefined;
+  // Unquoted after "who uses", a plain lower-case word is English ("the most memory").
+  if (m?.[7] && !/^[A-Z]|[A-Z_.]/.test(m[7])) return null;
+  const sym = m ? (m[1] ?? m[3] ?? m[4] ?? m[5] ?? m[6] ?? m[7]) : undefined;
   if (!sym || sym.length < 3 || /^(?:it|this|that|they|them|these|those|the|code|function|method|class)$/i.test(sym)) return null;
   return sym;
 }
