@@ -120,6 +120,17 @@ describe('index: tokens, chunks and the walk', () => {
     assert.equal(only!.symbol, 'Echo, JSONSerializer');
   });
 
+  it('names a Markdown section by the words of its heading: no badges, link targets, HTML or entities; code and names kept', async () => {
+    const badges = '[![Build status](https://github.com/serilog/serilog/actions/workflows/ci.yml/badge.svg?branch=dev)](https://github.com/serilog/serilog/actions)&nbsp;[![NuGet Version](https://img.shields.io/nuget/v/Serilog.svg?style=flat)](https://www.nuget.org/packages/Serilog/)';
+    const src = `# Serilog&nbsp;${badges}\n\nSerilog is a diagnostic logging library.\n\n## Using [message templates](https://messagetemplates.org) with \`@\` and __init__ <sup>new</sup>\n\nThe \`@\` operator serializes the object.\n`;
+    const chunks = await chunkText(src, languageOf('README.md')!);
+    assert.deepEqual(chunks.map((c) => c.symbol), ['Serilog', 'Using message templates with `@` and __init__ new']);
+    // An index stored before holds the heading as written, cut at 120 characters inside a link.
+    const row = { id: 'c1', path: 'README.md', start: 1, end: 46, symbol: `Serilog&nbsp;${badges}`.slice(0, 120), hash: 'h', lang: 'markdown', ext: 'md', code: false, text: 'x', mtime: 0, size: 1 };
+    assert.equal(recordOf('/w', row).symbol, 'Serilog');
+    assert.equal(recordOf('/w', { ...row, symbol: 'Query Matching with `invalidateQueries`' }).symbol, 'Query Matching with `invalidateQueries`');
+  });
+
   it('names the pieces of a function too big for one chunk by the function, never by its locals', async () => {
     const body = Array.from({ length: 150 }, (_, i) => `  const localValue${i} = input * ${i};`).join('\n');
     const src = `export function transformLedger(input: number) {\n${body}\n  return input;\n}\n`;

@@ -6,6 +6,7 @@ import type { ChunkRecord } from './searchEngine';
 import type { IndexContext } from './context';
 import type { Progress } from './progress';
 import type { WalkedFile } from './walker';
+import { headingText } from './chunker';
 
 /** One indexed folder: its LanceDB table and what it holds per file. */
 export interface Root {
@@ -29,9 +30,15 @@ export function chunkId(scope: string, rel: string, start: number, hash: string)
  * A stored chunk's symbol path as the chunker writes it now. A Rust chunk's without type
  * arguments: an index made before `impl` blocks were named without them holds
  * `MethodRouter<S, E> › call`, whose comma reads as a list of names. A decorated definition's
- * without its name twice: one made before holds `Mixin › set_policy › set_policy`.
+ * without its name twice: one made before holds `Mixin › set_policy › set_policy`. A Markdown
+ * heading's as its words (one made before holds serilog's `Serilog&nbsp;[![Build status](…`).
  */
 function plainSymbol(symbol: string, lang: string): string | undefined {
+  if (lang === 'markdown') {
+    if (!/[[&<*_]/.test(symbol)) return symbol || undefined;
+    // Stored cut at 120 characters, maybe inside a link: the words before the first one.
+    return headingText(symbol.length >= 120 ? symbol.replace(/!?\[.*$|<.*$/, '') : symbol) ?? headingText(symbol);
+  }
   let s = symbol;
   if (lang === 'rust' && s.includes('<')) for (let i = 0; i < 4 && /<[^<>]*>/.test(s); i++) s = s.replace(/<[^<>]*>/g, '');
   const parts = s.split(' › ');

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
+import MarkdownIt from 'markdown-it';
 import type { Language as TSLanguage, Node as TSNode, Parser as TSParser } from 'web-tree-sitter';
 import type { LanguageInfo } from './languages';
 
@@ -227,6 +228,27 @@ export function lineWindows(lines: string[]): Chunk[] {
   return chunks;
 }
 
+const inlineMarkdown = new MarkdownIt('commonmark');
+
+/**
+ * A Markdown heading as the words a reader sees, to name its section: links by their text,
+ * badges (images), inline HTML and `*` emphasis left out, entities decoded, code kept in backticks
+ * and names kept with their underscores (`__init__`). serilog's
+ * `# Serilog&nbsp;[![Build status](https://…/badge.svg)](https://…)` is `Serilog`.
+ */
+export function headingText(raw: string): string | undefined {
+  const out: string[] = [];
+  for (const t of inlineMarkdown.parseInline(raw, {})[0]?.children ?? []) {
+    if (t.type === 'text') out.push(t.content);
+    else if (t.type === 'code_inline') out.push(`\`${t.content}\``);
+    else if (t.type === 'softbreak' || t.type === 'hardbreak') out.push(' ');
+    // `__init__` and `_private` are names, not emphasis; `**bold**` is emphasis.
+    else if (/^(?:em|strong)_(?:open|close)$/.test(t.type) && t.markup.startsWith('_')) out.push(t.markup);
+  }
+  const text = out.join('').replace(/\s+/g, ' ').trim().slice(0, 120);
+  return text || undefined;
+}
+
 /** Markdown by headings: each section (with its heading as the symbol) up to the budget. */
 function markdownSections(lines: string[]): Chunk[] {
   const chunks: Chunk[] = [];
@@ -246,7 +268,7 @@ function markdownSections(lines: string[]): Chunk[] {
       flush(i - 1);
       start = i;
     }
-    if (m) heading = m[2]!.trim().slice(0, 120);
+    if (m) heading = headingText(m[2]!.replace(/\s+#+\s*$/, ''));
   }
   flush(lines.length - 1);
   return chunks;
