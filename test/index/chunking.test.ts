@@ -96,6 +96,9 @@ describe('index: tokens, chunks and the walk', () => {
     const chunks = await chunkText(src, languageOf('method_routing.rs')!);
     assert.ok(chunks.some((c) => (c.symbol ?? '').startsWith('MethodRouter › method_')), chunks.map((c) => c.symbol).join(' | '));
     for (const c of chunks) assert.ok(!(c.symbol ?? '').includes('<'), `no type arguments: ${c.symbol}`);
+    // An impl for an array of tuples goes by its methods: its comma would read as two names.
+    const arr = await chunkText('impl<K, V, const N: usize> IntoResponse for [(K, V); N] {\n    fn into_response(self) -> Response {\n        todo!()\n    }\n}\n', languageOf('into_response.rs')!);
+    assert.equal(arr[0]!.symbol, 'into_response');
     // An index stored before keeps `MethodRouter<S, E> › …`: read back without them.
     const row = { id: 'c1', path: 'src/method_routing.rs', start: 1, end: 3, symbol: 'MethodRouter<S, Infallible> › default_fallback', hash: 'h', lang: 'rust', ext: 'rs', code: true, text: 'x', mtime: 0, size: 1 };
     assert.equal(recordOf('/w', row).symbol, 'MethodRouter › default_fallback');
@@ -129,6 +132,14 @@ describe('index: tokens, chunks and the walk', () => {
     const row = { id: 'c1', path: 'README.md', start: 1, end: 46, symbol: `Serilog&nbsp;${badges}`.slice(0, 120), hash: 'h', lang: 'markdown', ext: 'md', code: false, text: 'x', mtime: 0, size: 1 };
     assert.equal(recordOf('/w', row).symbol, 'Serilog');
     assert.equal(recordOf('/w', { ...row, symbol: 'Query Matching with `invalidateQueries`' }).symbol, 'Query Matching with `invalidateQueries`');
+  });
+
+  it('lists only names in a chunk\'s name list: no destructuring pattern (`{ green, red }`) nor a module\'s string', async () => {
+    const src = "import * as fs from 'node:fs';\nconst { green, red } = require('picocolors');\nconst [first] = process.argv;\n\nexport function write(file: string) {\n  fs.writeFileSync(file, green('ok'));\n}\n";
+    const [only] = await chunkText(src, languageOf('typegen/index.ts')!);
+    assert.equal(only!.symbol, 'write');
+    const [shim] = await chunkText("declare module '*.vue' {\n  const component: unknown;\n  export default component;\n}\n", languageOf('shims-vue.d.ts')!);
+    assert.ok(!/\*\.vue/.test(shim!.symbol ?? ''), `no module string as a name: ${shim!.symbol}`);
   });
 
   it('names the pieces of a function too big for one chunk by the function, never by its locals', async () => {

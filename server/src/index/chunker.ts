@@ -67,11 +67,19 @@ async function grammar(file: string): Promise<TSLanguage | null> {
 
 const DEF = /function|method|class|interface|struct|enum|impl|trait|module|namespace|type_alias|constructor|decorated_definition|lexical_declaration|variable_declaration|type_declaration|object_declaration|export_statement|arrow_function/;
 
+/**
+ * A declared name as a chunk's name list can hold it: not a destructuring pattern (`{ green, red }`,
+ * whose comma reads as two names) nor a module's string (`declare module '*.vue'`).
+ */
+function nameLike(text: string): string | undefined {
+  return text.length < 100 && !/^[{[("'`]|[\s,]/.test(text) ? text : undefined;
+}
+
 /** The name a definition node declares, if any. */
 function defName(n: TSNode): string | undefined {
   if (!DEF.test(n.type)) return undefined;
   const name = n.childForFieldName('name');
-  if (name && name.text.length < 100) return name.text;
+  if (name) return nameLike(name.text);
   if (n.type === 'decorated_definition' || n.type === 'export_statement') {
     const inner = n.childForFieldName('definition') ?? n.childForFieldName('declaration') ?? n.namedChildren.find((c) => c && DEF.test(c.type));
     return inner ? defName(inner) : undefined;
@@ -79,7 +87,7 @@ function defName(n: TSNode): string | undefined {
   if (n.type === 'lexical_declaration' || n.type === 'variable_declaration') {
     const decl = n.namedChildren.find((c) => c?.type === 'variable_declarator');
     const nm = decl?.childForFieldName('name');
-    return nm && nm.text.length < 100 ? nm.text : undefined;
+    return nm ? nameLike(nm.text) : undefined;
   }
   // Go: `type Echo struct { … }` is a declaration around a spec that holds the name.
   if (n.type === 'type_declaration') {
@@ -88,7 +96,12 @@ function defName(n: TSNode): string | undefined {
     if (nm && nm.text.length < 100) return nm.text;
   }
   // Rust: `impl<S, E> MethodRouter<S, E>` is named `MethodRouter` (chunk names are listed with commas).
-  if (n.type === 'impl_item') return n.childForFieldName('type')?.text.replace(/<.*$/s, '');
+  // An impl for a tuple or an array of them (`impl<K, V, const N: usize> IntoResponse for [(K, V); N]`)
+  // goes by its methods: a comma would read as two names.
+  if (n.type === 'impl_item') {
+    const raw = n.childForFieldName('type')?.text;
+    return raw && !(/^[([]/.test(raw) && raw.includes(',')) ? raw.replace(/<.*$/s, '') : undefined;
+  }
   // C/C++: the name sits inside nested declarators (`static int *parse(...)`).
   let d = n.childForFieldName('declarator');
   for (let i = 0; d && i < 5; i++) {
