@@ -469,6 +469,11 @@ describe('extractive answerer: the order of the places', () => {
     const [m] = rankPlaces(query, [p]);
     assert.deepEqual(m!.defines, []);
     assert.match(leadSentence([m!], callSiteSymbol(query)), /^`Echo` in .* uses it\.$/);
+    // `new X(…)` makes one.
+    const factory = { ...passage(0, 'gson/src/main/java/com/google/gson/internal/bind/TypeAdapters.java', 'public static <TT> TypeAdapterFactory newFactory(TypeToken<TT> type, TypeAdapter<TT> typeAdapter) {\n  return new TypeAdapterFactory() {\n    @Override\n    public <T> TypeAdapter<T> create(Gson gson, TypeToken<T> typeToken) {\n      return typeToken.equals(type) ? (TypeAdapter<T>) typeAdapter : null;\n    }\n  };\n}'), language: 'java', symbol: 'TypeAdapters › newFactory', retrieval: 1 };
+    const made = 'who uses the TypeAdapterFactory interface?';
+    const [f] = rankPlaces(made, [factory]);
+    assert.match(leadSentence([f!], callSiteSymbol(made)), /^`TypeAdapters\.newFactory` in .* creates one\.$/);
   });
 
   it('names a TypeScript method signature the chunk\'s names leave out by its owner ("Router.navigate"), and a possessive\'s name is no term of its own', () => {

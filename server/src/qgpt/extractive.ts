@@ -537,8 +537,8 @@ function words(list: string[]): string {
 /**
  * One sentence that says where it happens: the first cited place, named by its symbol. For "where
  * is X called?" (`callOf`), a place whose quote calls X is named by the code the call is in (a
- * test "tests it" when the question asks where X is tested); one whose quote names X without
- * calling it "uses it".
+ * test "tests it" when the question asks where X is tested; `new X(` "creates one"); one whose
+ * quote names X without calling it "uses it".
  */
 export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, aboutTests = false): string {
   const [first, ...rest] = cited;
@@ -551,7 +551,9 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   const sym = calls || uses ? quotedSymbol(first) : (first.defines[0] ?? quotedSymbol(first));
   const where = sym ? `\`${sym}\` in ${placeLink(first.passage)}` : placeLink(first.passage);
   let s: string;
-  if (calls || uses) s = `${where} ${aboutTests && isTestPassage(first.passage) ? 'tests' : calls ? 'calls' : 'uses'} it`;
+  // `new TypeAdapterFactory() {` makes one rather than calling it.
+  const creates = calls && said(new RegExp(`\\bnew\\s+(?:[\\w$]+\\.)*${escapeRe(leafName(callOf!))}\\s*[(<{]`));
+  if (calls || uses) s = `${where} ${aboutTests && isTestPassage(first.passage) ? 'tests it' : creates ? 'creates one' : calls ? 'calls it' : 'uses it'}`;
   else if (first.defines.length) s = `${where} defines it`;
   else if (first.matched.length) s = `${where} is where this happens (it matches ${words(first.matched)})`;
   else s = `No place uses the words of the question; the closest is ${where}`;
