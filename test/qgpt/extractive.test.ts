@@ -476,6 +476,22 @@ describe('extractive answerer: the order of the places', () => {
     assert.match(leadSentence([f!], callSiteSymbol(made)), /^`TypeAdapters\.newFactory` in .* creates one\.$/);
   });
 
+  it('"how is X tested?" where no cited test calls X says so before the code that calls it', () => {
+    const query = 'how is `handle_exception` tested?';
+    const code = { ...passage(0, 'rest_framework/schemas/views.py', '    def handle_exception(self, exc):\n        # Schema renderers do not render exceptions.\n        self.renderer_classes = [renderers.JSONRenderer]\n        return super().handle_exception(exc)'), language: 'python', symbol: 'SchemaView › handle_exception', retrieval: 1 };
+    const test = { ...passage(1, 'tests/test_views.py', 'def test_400_parse_error(self):\n    request = factory.post("/", "f00bar", content_type="application/json")\n    response = self.view(request)\n    assert response.status_code == 400'), language: 'python', symbol: 'test_400_parse_error', retrieval: 0.8 };
+    const places = rankPlaces(query, [code, test]);
+    const first = places.find((m) => m.passage === code)!;
+    assert.match(leadSentence([first, places.find((m) => m !== first)!], callSiteSymbol(query), true), /^No test found calls `handle_exception` directly; `SchemaView\.handle_exception` in .* calls it/);
+    const calling = { ...test, text: 'def test_handle_exception(self):\n    response = self.view.handle_exception(ValueError())\n    assert response.status_code == 500', symbol: 'test_handle_exception' };
+    const [t] = rankPlaces(query, [calling]);
+    assert.match(leadSentence([t!], callSiteSymbol(query), true), /^`test_handle_exception` in .* tests it\.$/);
+    // A quote that starts at its chunk's class is that class, once.
+    const klass = { ...code, text: `class SchemaView(APIView):\n${code.text}` };
+    const [k] = rankPlaces(query, [klass]);
+    assert.equal(quotedSymbol(k!), 'SchemaView', k!.quote.join('\n'));
+  });
+
   it('names a TypeScript method signature the chunk\'s names leave out by its owner ("Router.navigate"), and a possessive\'s name is no term of its own', () => {
     const iface = [
       'export interface Router {',

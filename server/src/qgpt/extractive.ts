@@ -408,7 +408,8 @@ const FIRST_FROM_FILES = 3;
 /** A chunk symbol as a reader names it: `Outer › inner` → `Outer.inner`, neighbours `a, b` → `a`. */
 export function displaySymbol(symbol: string | undefined): string | undefined {
   if (!symbol) return undefined;
-  const parts = symbol.split(/\s*›\s*/).map((p) => p.split(/\s*,\s*/)[0]!.trim()).filter(Boolean);
+  // A quote that starts its chunk's class is the class, not `SchemaView.SchemaView`.
+  const parts = symbol.split(/\s*›\s*/).map((p) => p.split(/\s*,\s*/)[0]!.trim()).filter((p, i, all) => p && p !== all[i - 1]);
   const s = parts.join('.');
   return s.length > 1 ? s : undefined;
 }
@@ -538,7 +539,8 @@ function words(list: string[]): string {
  * One sentence that says where it happens: the first cited place, named by its symbol. For "where
  * is X called?" (`callOf`), a place whose quote calls X is named by the code the call is in (a
  * test "tests it" when the question asks where X is tested; `new X(` "creates one"); one whose
- * quote names X without calling it "uses it".
+ * quote names X without calling it "uses it". Asked how X is tested where no cited test calls it,
+ * the sentence says so first.
  */
 export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, aboutTests = false): string {
   const [first, ...rest] = cited;
@@ -558,6 +560,9 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   else if (first.matched.length) s = `${where} is where this happens (it matches ${words(first.matched)})`;
   else s = `No place uses the words of the question; the closest is ${where}`;
   if (rest.length) s += `; see also ${rest.map((m) => { const n = quotedSymbol(m); return n ? `\`${n}\` (${placeLink(m.passage)})` : placeLink(m.passage); }).join(' and ')}`;
+  // "How is X tested?" where no test among the places calls X: say so before the code that does.
+  const testCalls = (m: PlaceMatch) => isTestPassage(m.passage) && m.quote.some((l) => callPattern(callOf!).test(l) && !COMMENT.test(l));
+  if (aboutTests && (calls || uses) && !isTestPassage(first.passage) && !cited.some(testCalls)) s = `No test found calls \`${leafName(callOf!)}\` directly; ${s}`;
   return s + '.';
 }
 
