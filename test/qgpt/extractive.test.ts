@@ -450,6 +450,13 @@ describe('extractive answerer: the order of the places', () => {
     assert.equal(callSiteSymbol('what else uses app.config.from_object?'), 'app.config.from_object');
     assert.equal(callSiteSymbol('what uses the most memory?'), null, 'plain English after "uses" names no code');
     assert.equal(callSiteSymbol('WHO USES the Binder interface?'), 'Binder');
+    // "Where is the X (class) used?" names X; "where is the cache used?" names nothing.
+    assert.equal(callSiteSymbol('where is the CallableResolver used?'), 'CallableResolver');
+    assert.equal(callSiteSymbol('where is the Binder interface used?'), 'Binder');
+    assert.equal(callSiteSymbol('where is the url_for helper called?'), 'url_for');
+    assert.equal(callSiteSymbol('where is the `compose` function called?'), 'compose');
+    assert.equal(callSiteSymbol('where is the cache used?'), null);
+    assert.equal(callSiteSymbol('where is the error handler called?'), null);
     const struct = [
       '// Echo is the top-level framework instance. Each field has its type',
       'type Echo struct {',

@@ -25,7 +25,7 @@ export function peopleTopic(query: string): string | null {
 const POSSESSIVE_MEMBER = /\b(?:the\s+)?`?([A-Z]\w*|[a-z]+[A-Z_]\w*)`?['’]s\s+`?([A-Za-z_$][\w$]*)`?/g;
 
 const CALL_RE =
-  /\b(?:where|who|what|how)\s+(?:is|are|does|do|else\s+is)?\s*(?:else\s+)?`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?(?:\(\))?\s+(?:(?:being|getting)\s+)?(called|used(?!\s+(?:for|to|as)\b)|invoked|referenced|imported|instantiated|tested|call(?:ed|s)?\s+from)\b|\bexamples?\s+of\s+(?:using|calling)\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?|\b(?:callers|call\s+sites|usages|uses|references)\s+of\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?|\bwhat\s+calls\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?|\b(?:who|what)\s+(?:else\s+)?(?:uses|calls|invokes|references|imports|instantiates)\s+(?:the\s+)?(?:`([A-Za-z_$][\w$.]*)`|([A-Z][\w$]*(?:\.[A-Za-z_$][\w$]*)*|[a-z_$][\w$]*[A-Z_][\w$]*|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)(?:\(\))?)(?![\w$])/i;
+  /\b(?:where|who|what|how)\s+(?:is|are|does|do|else\s+is)?\s*(?:else\s+)?(?:the\s+)?`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?(?:\(\))?(?:\s+(?:class|function|method|interface|type|struct|module|hook|component|constant|trait|enum|helper|decorator|fixture|middleware|property|attribute|field|macro|variable))?\s+(?:(?:being|getting)\s+)?(called|used(?!\s+(?:for|to|as)\b)|invoked|referenced|imported|instantiated|tested|call(?:ed|s)?\s+from)\b|\bexamples?\s+of\s+(?:using|calling)\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?|\b(?:callers|call\s+sites|usages|uses|references)\s+of\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?|\bwhat\s+calls\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`?|\b(?:who|what)\s+(?:else\s+)?(?:uses|calls|invokes|references|imports|instantiates)\s+(?:the\s+)?(?:`([A-Za-z_$][\w$.]*)`|([A-Z][\w$]*(?:\.[A-Za-z_$][\w$]*)*|[a-z_$][\w$]*[A-Z_][\w$]*|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)(?:\(\))?)(?![\w$])/i;
 
 /**
  * The symbol whose call sites a question asks for ("where is `compose` called?", "how is
@@ -36,8 +36,11 @@ const CALL_RE =
 export function callSiteSymbol(query: string): string | null {
   // "the GsonBuilder's setPrettyPrinting" is `GsonBuilder.setPrettyPrinting`, as the search reads it.
   const m = CALL_RE.exec(query.replace(POSSESSIVE_MEMBER, '$1.$2'));
-  // Unquoted after "who uses", a plain lower-case word is English ("the most memory").
-  if (m?.[7] && !/^[A-Z]|[A-Z_.]/.test(m[7])) return null;
+  // Unquoted after "who uses" or "the", a plain lower-case word is English ("the most memory",
+  // "where is the cache used?"); a name is backticked, Capitalised, camelCase, snake_case or dotted.
+  const plain = (w: string) => !/^[A-Z]|[A-Z_.]/.test(w);
+  if (m?.[7] && plain(m[7])) return null;
+  if (m?.[1] && plain(m[1]) && new RegExp(`\\bthe\\s+${m[1].replace(/[$.]/g, '\\$&')}\\b`, 'i').test(m[0])) return null;
   const sym = m ? (m[1] ?? m[3] ?? m[4] ?? m[5] ?? m[6] ?? m[7]) : undefined;
   if (!sym || sym.length < 3 || /^(?:it|this|that|they|them|these|those|the|code|function|method|class)$/i.test(sym)) return null;
   return sym;
