@@ -499,6 +499,17 @@ describe('extractive answerer: the order of the places', () => {
     assert.equal(quotedSymbol(k!), 'SchemaView', k!.quote.join('\n'));
   });
 
+  it('"where is X used?": an example in a Python docstring, or X as a type in an annotation, is no call of it', () => {
+    const q = 'where is the Rule class used?';
+    const doc = { ...passage(0, 'src/werkzeug/routing/rules.py', ['class Subdomain(RuleFactory):', '    """All URLs provided by this factory have the subdomain set::', '', '        url_map = Map([', "            Rule('/', endpoint='index'),", '        ])', '    """', '', '    def get_rules(self, map: Map) -> t.Iterator[Rule]:', '        for rulefactory in self.rules:', '            yield from rulefactory.get_rules(map)'].join('\n')), language: 'python', symbol: 'Subdomain', retrieval: 1 };
+    const code = { ...passage(1, 'src/werkzeug/routing/map.py', ['    def add(self, rulefactory: RuleFactory) -> None:', '        for rule in rulefactory.get_rules(self):', '            rule.bind(self)', '            self._rules.append(Rule(rule.rule, endpoint=rule.endpoint))'].join('\n')), language: 'python', symbol: 'Map › add', retrieval: 0.5 };
+    assert.deepEqual(callSitesFirst('Rule', [doc, code]), [1, 0]);
+    const [d] = rankPlaces(q, [doc]);
+    assert.doesNotMatch(leadSentence([d!], callSiteSymbol(q)), /calls it/);
+    const [c] = rankPlaces(q, [code]);
+    assert.match(leadSentence([c!], callSiteSymbol(q)), /^`Map\.add` in .* calls it\.$/);
+  });
+
   it('names a TypeScript method signature the chunk\'s names leave out by its owner ("Router.navigate"), and a possessive\'s name is no term of its own', () => {
     const iface = [
       'export interface Router {',

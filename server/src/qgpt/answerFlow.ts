@@ -10,7 +10,7 @@ import { asksAboutTests, callSiteSymbol, isTestPassage, peopleTopic } from './in
 import { gitRoot, personsFor, type PersonsResult, type Target } from './persons';
 import { peopleAnswer } from './peopleAnswer';
 import { leafName } from './terms';
-import { answerOrder, COMMENT, definitionRe } from './extractive';
+import { answerOrder, COMMENT, definitionRe, docstringLines } from './extractive';
 import { toAskcodeError } from '../core/errors';
 
 /**
@@ -98,12 +98,16 @@ const IMPORT_EXPORT_LIST = /\b(?:import|export)\s+(?:type\s+)?\{[^}]*\}|\bfrom\s
  */
 export function callSitesFirst(symbol: string, passages: Passage[], testsFirst = false): number[] {
   const leaf = leafName(symbol).replace(/[$]/g, '\\$');
-  const call = new RegExp(`(?:\\.|\\b)${leaf}\\s*\\(|\\b${leaf}\\b(?=\\s*[,)\\]])|@${leaf}\\b`);
+  // Passed as a value (`[a, b]`, `f(a)`), not a type in an annotation (`Iterator[Rule]`, `r: Rule)`).
+  const call = new RegExp(`(?:\\.|\\b)${leaf}\\s*\\(|(?<![[:]\\s*)\\b${leaf}\\b(?=\\s*[,)\\]])|@${leaf}\\b`);
   const defRe = definitionRe(symbol);
   // Neither a comment, its definition line nor an import or export list (`export { a, b, }`, `from m import (a, b)`) calls it.
-  const notCalls = (text: string) =>
-    text.split('\n').filter((l) => !COMMENT.test(l) && !defRe.test(l)).join('\n').replace(IMPORT_EXPORT_LIST, '');
-  const order = passages.map((p, i) => ({ i, calls: call.test(notCalls(p.text)), defines: defRe.test(p.text), test: testsFirst && isTestPassage(p) }));
+  // Nor does an example in a Python docstring.
+  const notCalls = (p: Passage) => {
+    const inDoc = docstringLines(p.text, p.path);
+    return p.text.split('\n').filter((l, k) => !COMMENT.test(l) && !defRe.test(l) && !inDoc[k]).join('\n').replace(IMPORT_EXPORT_LIST, '');
+  };
+  const order = passages.map((p, i) => ({ i, calls: call.test(notCalls(p)), defines: defRe.test(p.text), test: testsFirst && isTestPassage(p) }));
   const rank = (x: (typeof order)[number]) => (x.calls && !x.defines ? 0 : x.calls ? 1 : 2);
   // "Where is X tested?": of the places that call X, the tests' first.
   return order.sort((a, b) => rank(a) - rank(b) || Number(b.test) - Number(a.test) || a.i - b.i).map((x) => x.i);

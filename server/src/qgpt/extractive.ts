@@ -189,6 +189,29 @@ export function quoteWindow(lines: string[], lineScores: number[]): { start: num
 /** A comment line: what it says of a name is no call of it ("…via multiple `Dispose()` calls"). */
 export const COMMENT = /^\s*(?:#|\/\/|\/\*|\*)/;
 
+/**
+ * Which lines of a passage are inside a Python triple-quoted string (a docstring): its examples
+ * (werkzeug's `Subdomain` shows `Rule('/', endpoint='index')` in its own) call nothing. A passage
+ * of another language has none.
+ */
+export function docstringLines(text: string, path: string | undefined): boolean[] {
+  const lines = text.split(/\r?\n/);
+  const out = lines.map(() => false);
+  if (!/\.pyi?$/i.test(path ?? '')) return out;
+  let open: string | undefined;
+  lines.forEach((l, i) => {
+    const marks = l.match(/"""|'''/g) ?? [];
+    if (open) out[i] = true;
+    for (const m of marks) {
+      if (!open) {
+        open = m;
+        out[i] = true;
+      } else if (m === open) open = undefined;
+    }
+  });
+  return out;
+}
+
 /** A line that belongs to the definition after it: a decorator, an annotation, a comment, a blank. */
 const LEAD_IN = /^\s*(?:@|#|\/\/|\/\*|\*|$)/;
 
@@ -328,13 +351,14 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
   const out: PlaceMatch[] = [];
   for (const p of passages) {
     const lines = p.text.split(/\r?\n/);
-    const lineScores = lines.map((line) => {
+    const inDoc = callRe ? docstringLines(p.text, p.path) : [];
+    const lineScores = lines.map((line, i) => {
       const terms = textTerms(line);
       let s = 0;
       for (const [t, w] of q.weights) s += w * termCredit(t, terms);
       if (callRe && defRe) {
         if (defRe.test(line)) s -= 4;
-        else if (callRe.test(line) && !COMMENT.test(line)) s += 6;
+        else if (callRe.test(line) && !COMMENT.test(line) && !inDoc[i]) s += 6;
       }
       if (defs.some((re) => re.test(line))) s += 4;
       if (returns && RETURN_LINE.test(line)) s += 8;
@@ -546,7 +570,8 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   const [first, ...rest] = cited;
   // A call in the quote, not the definition's own line (`public GsonBuilder setPrettyPrinting() {`).
   const defLine = callOf ? definitionRe(callOf) : null;
-  const said = (re: RegExp) => first.quote.some((l) => re.test(l) && !defLine!.test(l) && !COMMENT.test(l));
+  const inDoc = docstringLines(first.passage.text, first.passage.path);
+  const said = (re: RegExp) => first.quote.some((l, k) => re.test(l) && !defLine!.test(l) && !COMMENT.test(l) && !inDoc[first.quoteStart + k]);
   const calls = !!callOf && said(callPattern(callOf));
   // Not called but named, as a type or a value (echo's `Binder Binder` field for "who uses the Binder interface?").
   const uses = !!callOf && !calls && !first.defines.length && said(new RegExp(`(?<![\\w$])${escapeRe(leafName(callOf))}(?![\\w$])`));
