@@ -8,7 +8,7 @@ import { IndexStatus, WorkspaceFileEvents } from '../../server/src/protocol/work
 import { SymbolsFind, SymbolsReferences } from '../../server/src/protocol/symbols';
 import { parseText } from '../../server/src/index/chunker';
 import { languageOf } from '../../server/src/index/languages';
-import { extractDefinitions, SymbolIndex, type FileSymbol } from '../../server/src/index/symbols';
+import { extractDefinitions, findReferences, SymbolIndex, type FileSymbol } from '../../server/src/index/symbols';
 import { realCore, rankedFiles } from '../helpers/core';
 import { makeSymbolRepo } from '../helpers/symbolRepo';
 
@@ -192,6 +192,38 @@ describe('symbols: a method defined in several files', function () {
     assert.deepEqual(rankedFiles(engine, 'how does invalidateQueries work?').slice(0, 2), ['packages/core/src/queryClient.ts', 'packages/vue/src/queryClient.ts']);
     // The file that defines the overridden method keeps its place though it overrides it as well.
     assert.deepEqual(rankedFiles(engine, 'how does save work?').slice(0, 2), ['app/models.py', 'app/admin.py']);
+  });
+
+  it('asked where a class is used, code that makes one comes before a docstring\'s examples, which references list after the code', async () => {
+    const { dir: repo, write } = cores.repo('docstrings');
+    write('routing/rules.py', [
+      'class Rule:',
+      '    """A URL rule."""',
+      '',
+      '',
+      'class Subdomain:',
+      '    """All URLs of this factory have the subdomain set::',
+      '',
+      '        url_map = Map([',
+      "            Rule('/', endpoint='index'),",
+      "            Rule('/about', endpoint='about'),",
+      "            Rule('/help', endpoint='help'),",
+      '        ])',
+      '    """',
+      '',
+      '    def get_rules(self, map):',
+      '        return self.rules',
+      '',
+    ].join('\n'));
+    write('routing/map.py', 'from .rules import Rule\n\n\nclass Map:\n    def add_url(self, path, endpoint):\n        self.rules.append(Rule(path, endpoint=endpoint))\n');
+    const core = await cores.open(repo);
+    assert.equal(rankedFiles(core.index.engine, 'where is the Rule class used?')[0], 'routing/map.py');
+    const pieces = [
+      { file: path.join(repo, 'routing/rules.py'), rel: 'routing/rules.py', startLine: 1, text: fs.readFileSync(path.join(repo, 'routing/rules.py'), 'utf8') },
+      { file: path.join(repo, 'routing/map.py'), rel: 'routing/map.py', startLine: 1, text: fs.readFileSync(path.join(repo, 'routing/map.py'), 'utf8') },
+    ];
+    const refs = findReferences('Rule', pieces, new SymbolIndex());
+    assert.deepEqual(refs.filter((r) => r.kind === 'call').map((r) => [r.relativePath, r.startLine, !!r.inDocstring]), [['routing/map.py', 6, false], ['routing/rules.py', 9, true], ['routing/rules.py', 10, true], ['routing/rules.py', 11, true]]);
   });
 });
 

@@ -206,3 +206,26 @@ const ABOUT_EXAMPLES = /\b(examples?|samples?|demos?|benchmarks?|docs? snippets?
 export function asksAboutExamples(text: string): boolean {
   return ABOUT_EXAMPLES.test(text);
 }
+
+/**
+ * Which lines of a text are inside a Python triple-quoted string (a docstring): its examples
+ * (werkzeug's `Subdomain` shows `Rule('/', endpoint='index')` in its own) call nothing. A text of
+ * another language has none.
+ */
+export function docstringLines(text: string, path: string | undefined): boolean[] {
+  const lines = text.split(/\r?\n/);
+  const out = lines.map(() => false);
+  if (!/\.pyi?$/i.test(path ?? '')) return out;
+  let open: string | undefined;
+  lines.forEach((l, i) => {
+    const marks = l.match(/"""|'''/g) ?? [];
+    if (open) out[i] = true;
+    for (const m of marks) {
+      if (!open) {
+        open = m;
+        out[i] = true;
+      } else if (m === open) open = undefined;
+    }
+  });
+  return out;
+}

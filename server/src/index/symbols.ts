@@ -1,6 +1,6 @@
 import type { Node as TSNode } from 'web-tree-sitter';
 import type { SymbolKind, SymbolDefinition, SymbolReference } from '../protocol/symbols';
-import { isExamplePath, isTestPath } from './languages';
+import { docstringLines, isExamplePath, isTestPath } from './languages';
 import { terms, wordRuns } from './tokens';
 
 /**
@@ -468,6 +468,7 @@ export function findReferences(query: string, pieces: Iterable<TextPiece>, symbo
   for (const p of pieces) {
     if (!p.text.includes(name)) continue;
     const lines = p.text.split('\n');
+    const inDoc = docstringLines(p.text, p.rel);
     // A definition's own line: its first line that says the name (below its annotations and
     // decorators: Java's `@CanIgnoreReturnValue` above `public GsonBuilder setPrettyPrinting() {`).
     const defLines = new Set<number>();
@@ -502,12 +503,13 @@ export function findReferences(query: string, pieces: Iterable<TextPiece>, symbo
       const ref: SymbolReference = {
         path: p.file, relativePath: p.rel, startLine: lineNo, endLine: lineNo, name, kind, text: line.trim().slice(0, 300),
         enclosing: enc?.qualifiedName,
+        ...(inDoc[i] ? { inDocstring: true } : {}),
       };
       (kind === 'call' ? calls : refs).push(ref);
     }
   }
-  // The project's code first, then examples and code in docs, then tests.
-  const late = (r: SymbolReference) => (isTestReference(r) ? 2 : isExamplePath(r.relativePath) ? 1 : 0);
+  // The project's code first, then examples, code in docs and docstrings' examples, then tests.
+  const late = (r: SymbolReference) => (isTestReference(r) ? 2 : isExamplePath(r.relativePath) || r.inDocstring ? 1 : 0);
   const order = (a: SymbolReference, b: SymbolReference) =>
     late(a) - late(b) || a.relativePath.localeCompare(b.relativePath) || a.startLine - b.startLine;
   return [...calls.sort(order), ...refs.sort(order)].slice(0, limit);
@@ -646,7 +648,10 @@ export function symbolTargets(
     const files = new Set(defs.map((d) => d.path));
     if (intent === 'usage') {
       // Asked where it is tested (or used in the tests): the tests' uses; else the code's.
-      const all = references(s.name);
+      // A docstring's examples count only where no code uses the name (werkzeug's `Rule`).
+      const found = references(s.name);
+      const inCode = found.filter((r) => !r.inDocstring);
+      const all = inCode.length ? inCode : found;
       const inTests = all.filter(isTestReference);
       const refs = aboutTests ? (inTests.length ? inTests : all) : all.filter((r) => !isTestReference(r));
       const calls = refs.some((r) => r.kind === 'call') ? refs.filter((r) => r.kind === 'call') : refs;

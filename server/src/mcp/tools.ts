@@ -233,7 +233,7 @@ export function createMcpServer(core: Core, opts: McpFaceOptions): McpServer {
       }),
       outputSchema: z.object({
         references: z.array(
-          z.object({ name: z.string(), kind: z.string(), path: z.string(), startLine: z.number(), endLine: z.number(), text: z.string(), enclosing: z.string().optional() }),
+          z.object({ name: z.string(), kind: z.string(), path: z.string(), startLine: z.number(), endLine: z.number(), text: z.string(), enclosing: z.string().optional(), inDocstring: z.boolean().optional() }),
         ),
         note: noteSchema,
       }),
@@ -255,9 +255,10 @@ export function createMcpServer(core: Core, opts: McpFaceOptions): McpServer {
           endLine: r.endLine,
           text: r.text,
           ...(r.enclosing ? { enclosing: r.enclosing } : {}),
+          ...(r.inDocstring ? { inDocstring: true } : {}),
         }));
         const text = references.length
-          ? references.map((r) => `${cite(r.path, r.startLine, r.endLine)} ${r.kind}${r.enclosing ? ` in ${r.enclosing}` : ''}: ${r.text}`).join('\n')
+          ? references.map((r) => `${cite(r.path, r.startLine, r.endLine)} ${r.kind}${r.inDocstring ? ' (a docstring\'s example)' : ''}${r.enclosing ? ` in ${r.enclosing}` : ''}: ${r.text}`).join('\n')
           : `No reference to "${name}" in the served folders.`;
         return result(withNote(text, note), { references, ...(note ? { note } : {}) });
       }),

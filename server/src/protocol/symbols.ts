@@ -39,6 +39,8 @@ export interface SymbolReference extends CodeLocation {
   text: string;
   /** Qualified name of the definition that encloses the occurrence, when there is one. */
   enclosing?: string;
+  /** In a docstring (an example of its use), not in the code itself. */
+  inDocstring?: boolean;
 }
 
 export interface SymbolsFindParams {

@@ -10,7 +10,8 @@ import { asksAboutTests, callSiteSymbol, isTestPassage, peopleTopic } from './in
 import { gitRoot, personsFor, type PersonsResult, type Target } from './persons';
 import { peopleAnswer } from './peopleAnswer';
 import { leafName } from './terms';
-import { answerOrder, COMMENT, definitionRe, docstringLines } from './extractive';
+import { answerOrder, COMMENT, definitionRe } from './extractive';
+import { docstringLines } from '../index/languages';
 import { toAskcodeError } from '../core/errors';
 
 /**

@@ -2,7 +2,7 @@ import type { QGPTQuestionAnswer } from '../protocol/wire';
 import { type Passage, placeOf } from './seeds';
 import { queryTerms, textTerms, termCredit, stemKey, leafName, type QueryTerms } from './terms';
 import { asksAboutTests, callSiteSymbol, isTestPassage } from './intent';
-import { asksAboutExamples, isExamplePath } from '../index/languages';
+import { asksAboutExamples, docstringLines, isExamplePath } from '../index/languages';
 
 /**
  * The built-in extractive answerer: no weights, answers from the snippets themselves — which
@@ -188,29 +188,6 @@ export function quoteWindow(lines: string[], lineScores: number[]): { start: num
 
 /** A comment line: what it says of a name is no call of it ("…via multiple `Dispose()` calls"). */
 export const COMMENT = /^\s*(?:#|\/\/|\/\*|\*)/;
-
-/**
- * Which lines of a passage are inside a Python triple-quoted string (a docstring): its examples
- * (werkzeug's `Subdomain` shows `Rule('/', endpoint='index')` in its own) call nothing. A passage
- * of another language has none.
- */
-export function docstringLines(text: string, path: string | undefined): boolean[] {
-  const lines = text.split(/\r?\n/);
-  const out = lines.map(() => false);
-  if (!/\.pyi?$/i.test(path ?? '')) return out;
-  let open: string | undefined;
-  lines.forEach((l, i) => {
-    const marks = l.match(/"""|'''/g) ?? [];
-    if (open) out[i] = true;
-    for (const m of marks) {
-      if (!open) {
-        open = m;
-        out[i] = true;
-      } else if (m === open) open = undefined;
-    }
-  });
-  return out;
-}
 
 /** A line that belongs to the definition after it: a decorator, an annotation, a comment, a blank. */
 const LEAD_IN = /^\s*(?:@|#|\/\/|\/\*|\*|$)/;
