@@ -457,6 +457,7 @@ describe('extractive answerer: the order of the places', () => {
     assert.equal(callSiteSymbol('where is the `compose` function called?'), 'compose');
     assert.equal(callSiteSymbol('where is the cache used?'), null);
     assert.equal(callSiteSymbol('where is the error handler called?'), null);
+    assert.equal(callSiteSymbol(`where is the X${'y'.repeat(100_000)} class used?`), null, 'no name of 100,000 characters (nor a pattern built from one)');
     const struct = [
       '// Echo is the top-level framework instance. Each field has its type',
       'type Echo struct {',

@@ -40,9 +40,10 @@ export function callSiteSymbol(query: string): string | null {
   // "where is the cache used?"); a name is backticked, Capitalised, camelCase, snake_case or dotted.
   const plain = (w: string) => !/^[A-Z]|[A-Z_.]/.test(w);
   if (m?.[7] && plain(m[7])) return null;
-  if (m?.[1] && plain(m[1]) && new RegExp(`\\bthe\\s+${m[1].replace(/[$.]/g, '\\$&')}\\b`, 'i').test(m[0])) return null;
+  if (m?.[1] && plain(m[1]) && /\bthe\s+$/i.test(m[0].slice(0, m[0].indexOf(m[1])))) return null;
   const sym = m ? (m[1] ?? m[3] ?? m[4] ?? m[5] ?? m[6] ?? m[7]) : undefined;
-  if (!sym || sym.length < 3 || /^(?:it|this|that|they|them|these|those|the|code|function|method|class)$/i.test(sym)) return null;
+  // A name of a hundred characters or more is no name (and would make the patterns built from it too large).
+  if (!sym || sym.length < 3 || sym.length > 100 || /^(?:it|this|that|they|them|these|those|the|code|function|method|class)$/i.test(sym)) return null;
   return sym;
 }
 
