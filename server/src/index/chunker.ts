@@ -93,7 +93,7 @@ function defName(n: TSNode): string | undefined {
   if (n.type === 'type_declaration') {
     const spec = n.namedChildren.find((c) => c?.type === 'type_spec' || c?.type === 'type_alias');
     const nm = spec?.childForFieldName('name');
-    if (nm && nm.text.length < 100) return nm.text;
+    if (nm) return nameLike(nm.text);
   }
   // Rust: `impl<S, E> MethodRouter<S, E>` is named `MethodRouter` (chunk names are listed with commas).
   // An impl for a tuple or an array of them (`impl<K, V, const N: usize> IntoResponse for [(K, V); N]`)

@@ -625,6 +625,9 @@ export function symbolTargets(
     } else out.set(key, { bonus: Math.min(2, bonus), lines: [line] });
   };
   for (const s of named.slice(0, 8)) {
+    // Found once per name: the usage branch and the overrides below both read them.
+    let found: SymbolReference[] | undefined;
+    const referencesOf = () => (found ??= references(s.name));
     let defs: FoundSymbol[] = [];
     // `app.config.from_prefixed_env` names an instance path, not a qualified name: try its tail;
     // in a question down to one plain word (`c.redirect`, `req.header`) unless the receiver is
@@ -649,9 +652,8 @@ export function symbolTargets(
     if (intent === 'usage') {
       // Asked where it is tested (or used in the tests): the tests' uses; else the code's.
       // A docstring's examples count only where no code uses the name (werkzeug's `Rule`).
-      const found = references(s.name);
-      const inCode = found.filter((r) => !r.inDocstring);
-      const all = inCode.length ? inCode : found;
+      const inCode = referencesOf().filter((r) => !r.inDocstring);
+      const all = inCode.length ? inCode : referencesOf();
       const inTests = all.filter(isTestReference);
       const refs = aboutTests ? (inTests.length ? inTests : all) : all.filter((r) => !isTestReference(r));
       const calls = refs.some((r) => r.kind === 'call') ? refs.filter((r) => r.kind === 'call') : refs;
@@ -670,7 +672,7 @@ export function symbolTargets(
     const topLevel = parts.length === 1 && defs.some((d) => d.kind !== 'method');
     // An override that calls the method it overrides (`super.invalidateQueries(…)` in a framework
     // wrapper's subclass) extends it: the overridden one, where it is defined too, says how it works.
-    const extending = files.size > 1 ? filesOverridingWithSuper(defs, references(s.name)) : undefined;
+    const extending = files.size > 1 ? filesOverridingWithSuper(defs, referencesOf()) : undefined;
     const best = new Map<string, FoundSymbol[]>();
     const worth = (d: FoundSymbol) =>
       weight * (d.match === 4 ? 0.5 : 1) * (topLevel && d.kind === 'method' ? 0.5 : 1) * (extending?.has(d.path) ? 0.5 : 1);

@@ -44,10 +44,6 @@ function typedDeclaration(leaf: string): string {
   return `(?:^\\s*(?:@\\w+(?:\\([^)]*\\))?\\s+)*(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|virtual|async|default|open|suspend|sealed|native)\\s+)*(?!(?:return|new|await|yield|throw|else|case|in|of|typeof|not|and|or)\\s)[\\w.<>\\[\\]?,]+[ \\t]+${leaf}\\s*(?:<[^>]*>)?\\s*\\((?:[^()]*\\)\\s*(?:throws\\s+[\\w.,\\s]+|:\\s*[\\w.<>\\[\\]?,\\s]+)?\\s*(?:\\{.*|=>.*)?|[^()]*)$)`;
 }
 
-function definitionRes(symbols: string[]): RegExp[] {
-  return symbols.map(definitionRe);
-}
-
 /** A line that defines `symbol` (by its last part), in any of the languages the index reads. */
 export function definitionRe(symbol: string): RegExp {
   const leaf = escapeRe(leafName(symbol));
@@ -318,7 +314,7 @@ const RETURN_LINE = /^\s*(?:return|yield)\b/;
 export function rankPlaces(query: string | QueryTerms, passages: Passage[]): PlaceMatch[] {
   const q = typeof query === 'string' ? queryTerms(query) : query;
   const total = [...q.weights.values()].reduce((a, b) => a + b, 0);
-  const defs = definitionRes(q.symbols);
+  const defs = q.symbols.map(definitionRe);
   // "Where is X called?": the lines that call X are what to quote, not X's own definition.
   const callOf = typeof query === 'string' ? callSiteSymbol(query) : null;
   const callRe = callOf ? callPattern(callOf) : null;
@@ -547,9 +543,14 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   const [first, ...rest] = cited;
   // A call in the quote, not the definition's own line (`public GsonBuilder setPrettyPrinting() {`).
   const defLine = callOf ? definitionRe(callOf) : null;
-  const inDoc = docstringLines(first.passage.text, first.passage.path);
-  const said = (re: RegExp) => first.quote.some((l, k) => re.test(l) && !defLine!.test(l) && !COMMENT.test(l) && !inDoc[first.quoteStart + k]);
-  const calls = !!callOf && said(callPattern(callOf));
+  // A line of a place's quote that says `re` in its code: not a comment, a docstring or X's own definition.
+  const saysIn = (m: PlaceMatch, re: RegExp) => {
+    const inDoc = docstringLines(m.passage.text, m.passage.path);
+    return m.quote.some((l, k) => re.test(l) && !defLine!.test(l) && !COMMENT.test(l) && !inDoc[m.quoteStart + k]);
+  };
+  const said = (re: RegExp) => saysIn(first, re);
+  const callRe = callOf ? callPattern(callOf) : null;
+  const calls = !!callRe && said(callRe);
   // Not called but named, as a type or a value (echo's `Binder Binder` field for "who uses the Binder interface?").
   const uses = !!callOf && !calls && !first.defines.length && said(new RegExp(`(?<![\\w$])${escapeRe(leafName(callOf))}(?![\\w$])`));
   const sym = calls || uses ? quotedSymbol(first) : (first.defines[0] ?? quotedSymbol(first));
@@ -563,7 +564,7 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   else s = `No place uses the words of the question; the closest is ${where}`;
   if (rest.length) s += `; see also ${rest.map((m) => { const n = quotedSymbol(m); return n ? `\`${n}\` (${placeLink(m.passage)})` : placeLink(m.passage); }).join(' and ')}`;
   // "How is X tested?" where no test among the places calls X: say so before the code that does.
-  const testCalls = (m: PlaceMatch) => isTestPassage(m.passage) && m.quote.some((l) => callPattern(callOf!).test(l) && !COMMENT.test(l));
+  const testCalls = (m: PlaceMatch) => isTestPassage(m.passage) && saysIn(m, callRe!);
   if (aboutTests && (calls || uses) && !isTestPassage(first.passage) && !cited.some(testCalls)) s = `No test found calls \`${leafName(callOf!)}\` directly; ${s}`;
   return s + '.';
 }
