@@ -6,6 +6,7 @@ import { startWorker, rpcError, type WorkerHandle } from '../helpers/worker';
 import { waitFor } from '../helpers/wait';
 import { IndexStatus, WorkspaceFileEvents } from '../../server/src/protocol/workspace';
 import { SymbolsFind, SymbolsReferences } from '../../server/src/protocol/symbols';
+import { QgptRelevance } from '../../server/src/protocol/qgpt';
 import { parseText } from '../../server/src/index/chunker';
 import { languageOf } from '../../server/src/index/languages';
 import { extractDefinitions, findReferences, SymbolIndex, type FileSymbol } from '../../server/src/index/symbols';
@@ -63,6 +64,37 @@ describe('symbols: definitions from the parse', () => {
     assert.deepEqual(cs.map((d) => `${d.kind} ${d.qualifiedName}`), ['module Serilog', 'class Serilog.Log', 'method Serilog.Log.Write']);
     const php = await defsOf('App.php', '<?php\nclass App\n{\n    public function run(): void\n    {\n    }\n}\n');
     assert.deepEqual(php.map((d) => `${d.kind} ${d.qualifiedName}`), ['class App', 'method App.run']);
+  });
+});
+
+describe('symbols: what a class inherits', () => {
+  it('reads a class\'s bases in every language the index parses, without type arguments, keyword arguments or lifetimes', async () => {
+    const basesOf = async (rel: string, text: string) => (await defsOf(rel, text)).filter((d) => d.bases).map((d) => `${d.qualifiedName}: ${d.bases!.join(' ')}`);
+    assert.deepEqual(await basesOf('app.py', 'class Sanic(\n    Generic[config_type, ctx_type],\n    StaticHandleMixin,\n    base.BaseSanic,\n    metaclass=TouchUpMeta,\n):\n    pass\n\n\nclass Plain:\n    pass\n'), ['Sanic: Generic StaticHandleMixin BaseSanic']);
+    assert.deepEqual(await basesOf('client.ts', 'export class QueryClient<T extends Key = Key> extends core.QueryClient<T> implements Client, Store<T> {\n  m() {}\n}\ninterface Ref extends Readable, Writable { x(): void }\n'), ['QueryClient: QueryClient Client Store', 'Ref: Readable Writable']);
+    assert.deepEqual(await basesOf('GsonBuilder.java', 'public final class GsonBuilder<T> extends Builder<T> implements Cloneable {\n  void m() {}\n}\n'), ['GsonBuilder: Builder Cloneable']);
+    assert.deepEqual(await basesOf('Logger.cs', 'public sealed class Logger : ILogger, ILogEventSink, IDisposable\n{\n    void M() { }\n}\n'), ['Logger: ILogger ILogEventSink IDisposable']);
+    assert.deepEqual(await basesOf('base.rb', 'class Base < Sinatra::Helpers\n  def halt; end\nend\n'), ['Base: Helpers']);
+    assert.deepEqual(await basesOf('App.php', '<?php\nclass App extends RouteCollectorProxy implements RequestHandlerInterface\n{\n    public function run() {}\n}\n'), ['App: RouteCollectorProxy RequestHandlerInterface']);
+    assert.deepEqual(await basesOf('handler.rs', "pub trait Handler<T>: Clone + Send + 'static {\n    fn call(self);\n}\npub struct Plain<T> { a: T }\n"), ['Handler: Clone Send']);
+    // Go: a struct's embedded fields, not its named ones.
+    assert.deepEqual(await basesOf('app.go', 'package fiber\n\ntype App struct {\n\t*Router\n\tmutex sync.Mutex\n\tcore.Hooks\n}\n'), ['App: Router Hooks']);
+  });
+
+  it('a class\'s method that the class does not define is the one its bases define, depth first; its own definition wins; a cycle ends', async () => {
+    const index = new SymbolIndex();
+    const add = async (rel: string, text: string) => index.setFile(`/r/${rel}`, rel, languageOf(rel).id, await defsOf(rel, text));
+    await add('app.py', 'from .base import BaseApp\nfrom .startup import StartupMixin\n\n\nclass App(BaseApp, StartupMixin):\n    def stop(self):\n        pass\n');
+    await add('base.py', 'class RouteMixin:\n    def route(self, uri):\n        pass\n\n\nclass BaseApp(RouteMixin):\n    def stop(self):\n        pass\n');
+    await add('startup.py', 'class StartupMixin:\n    def run(self):\n        pass\n\n    def route(self, uri):\n        pass\n');
+    await add('loop.py', 'class Ping(Pong):\n    pass\n\n\nclass Pong(Ping):\n    pass\n');
+    const where = (name: string) => index.find(name, { exact: true }).filter((d) => d.match <= 1).map((d) => `${d.relativePath} ${d.qualifiedName}`);
+    assert.deepEqual(where('App.run'), ['startup.py StartupMixin.run']);
+    // Depth first and left to right: BaseApp's RouteMixin before StartupMixin.
+    assert.deepEqual(where('App.route'), ['base.py RouteMixin.route']);
+    assert.deepEqual(where('App.stop'), ['app.py App.stop'], 'the class\'s own method, not its base\'s');
+    assert.deepEqual(where('Ping.run'), []);
+    assert.deepEqual(where('app.run'), [], 'an instance is no class');
   });
 });
 
@@ -324,6 +356,31 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     // Who calls it: the project's code, then the documentation's example, then the test.
     const { references } = await w.request(SymbolsReferences, { name: 'Configurator.add_route', callsOnly: true });
     assert.deepEqual(references.map((r) => `${r.relativePath}:${r.startLine}`), ['web/app.py:2', 'web/guard.ts:3', 'docs/example.py:1', 'tests/test_routes.py:2']);
+  });
+
+  it('asked what a class\'s inherited method does, the search ranks and the answer cites the base that defines it, saying the class inherits it', async () => {
+    fs.mkdirSync(path.join(repo, 'srv', 'mixins'), { recursive: true });
+    fs.writeFileSync(path.join(repo, 'srv', 'app.py'), [
+      'from .mixins.startup import StartupMixin',
+      '',
+      '',
+      'class App(StartupMixin):',
+      '    """The app: run its delayed tasks with App.run_delayed_task once the app runs."""',
+      '',
+      '    async def run_delayed_task(self, task):',
+      '        """Run a delayed task of the app once the app runs; the app awaits each run."""',
+      '        await task(self)',
+      '',
+    ].join('\n'));
+    fs.writeFileSync(path.join(repo, 'srv', 'mixins', 'startup.py'), 'class StartupMixin:\n    def run(self, host=None, port=None):\n        """Serve until stopped."""\n        self.serve(host, port)\n');
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    await ready(w);
+    const { definitions } = await w.request(SymbolsFind, { name: 'App.run' });
+    assert.equal(definitions[0]?.qualifiedName, 'StartupMixin.run');
+    const out = await w.request(QgptRelevance, { query: 'what does App.run do?', options: { database: true, question: true } });
+    assert.equal(path.relative(repo, out.relevant.iterable[0]?.path ?? ''), path.join('srv', 'mixins', 'startup.py'));
+    const text = out.answer!.answers.iterable[0]!.text;
+    assert.match(text, /^`StartupMixin\.run` in \[`srv\/mixins\/startup\.py:1-4`\]\([^)]+\) defines it \(`App` inherits it\)/, text);
   });
 
   it('an annotated method\'s own line is its definition, not a call of it (Java)', async () => {

@@ -80,4 +80,9 @@ export interface Retriever {
   folders(): string[];
   /** Whether a workspace file defines `name` (a follow-up's subject is preferably the project's own). */
   defines(name: string): boolean;
+  /**
+   * Where a class's method that the class does not define itself is defined, through its bases
+   * (`Sanic.run` → `StartupMixin.run` in `sanic/mixins/startup.py`); [] for any other name.
+   */
+  inheritedAs(name: string): { path: string; startLine: number; endLine: number; qualifiedName: string }[];
 }

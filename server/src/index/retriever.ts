@@ -42,6 +42,12 @@ export class Retriever {
     return exact(name) || (leaf !== name && exact(leaf));
   }
 
+  inheritedAs(name: string): { path: string; startLine: number; endLine: number; qualifiedName: string }[] {
+    const parts = name.replace(/::|#/g, '.').replace(/\(\)$/, '').split('.');
+    if (parts.length < 2) return [];
+    return this.ctx.symbols.inherited(parts.at(-2)!, parts.at(-1)!).map(({ key, def }) => ({ path: key, startLine: def.startLine, endLine: def.endLine, qualifiedName: def.qualifiedName }));
+  }
+
   /** The hits for a query over one space, best first. */
   async search(query: string, space: Space, signal?: AbortSignal, limit = 20): Promise<Hit[]> {
     await this.ctx.opened;

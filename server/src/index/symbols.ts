@@ -21,6 +21,8 @@ export interface FileSymbol {
   startLine: number;
   endLine: number;
   signature?: string;
+  /** A class's (interface's, trait's) bases as written, last part of each name: `class Sanic(BaseSanic, StartupMixin)` → both. */
+  bases?: string[];
 }
 
 // ---- extraction ------------------------------------------------------------------------
@@ -53,6 +55,43 @@ function nameOf(n: TSNode): string | undefined {
   return undefined;
 }
 
+/** Words of a class head that name no base: heritage keywords, and what a generic or a lifetime leaves. */
+const NOT_BASES = new Set(['extends', 'implements', 'class', 'interface', 'struct', 'where', 'new', 'public', 'private', 'protected', 'internal', 'virtual', 'sealed', 'static', 'object', 'Object', 'typing', 'abc']);
+const MAX_BASES = 12;
+
+/**
+ * The bases a class head names, whatever the language: the text between the name and the body
+ * (`(Generic[T], BaseSanic, metaclass=M)`, `extends Base<T> implements I`, `: ILogger`, `< Base`,
+ * `: Clone + Send`), without type arguments, keyword arguments and lifetimes; each dotted or
+ * `::` name by its last part. A Go struct's embedded fields are its bases too (`*Router`).
+ */
+function basesOf(n: TSNode): string[] | undefined {
+  const name = n.childForFieldName('name');
+  const body = n.childForFieldName('body');
+  let head = '';
+  let after = false;
+  if (n.type !== 'type_spec') for (const c of n.children) {
+    if (!c) continue;
+    if (body && c.id === body.id) break;
+    if (after && !/^type_parameters?(?:_list)?$/.test(c.type)) head += ' ' + c.text;
+    if (name && c.id === name.id) after = true;
+  }
+  if (n.type === 'type_spec') {
+    const fields = n.childForFieldName('type')?.namedChildren.find((c) => c?.type === 'field_declaration_list');
+    for (const f of fields?.namedChildren ?? []) if (f?.type === 'field_declaration' && !f.childForFieldName('name')) head += ' ' + (f.childForFieldName('type')?.text ?? '');
+  }
+  if (!head.trim()) return undefined;
+  let h = head.replace(/'\w+/g, ' ').replace(/\b[A-Za-z_]\w*\s*=\s*[^,()]*/g, ' ');
+  for (let i = 0; i < 5 && /[<\[]/.test(h); i++) h = h.replace(/<[^<>]*>|\[[^\[\]]*\]/g, ' ');
+  const out: string[] = [];
+  for (const m of h.matchAll(/[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*/g)) {
+    const last = m[0].split(/\.|::/).pop()!;
+    if (!NOT_BASES.has(last) && !out.includes(last) && last.length <= MAX_NAME) out.push(last);
+    if (out.length >= MAX_BASES) break;
+  }
+  return out.length ? out : undefined;
+}
+
 /** The receiver type of a Go method (`func (r *Router) Match`) → `Router`. */
 function goReceiver(n: TSNode): string | undefined {
   const r = n.childForFieldName('receiver');
@@ -70,7 +109,8 @@ export function extractDefinitions(root: TSNode, lines: string[]): FileSymbol[] 
   const push = (n: TSNode, name: string, kind: SymbolKind, scope: string[], at: TSNode = n) => {
     const start = at.startPosition.row;
     const end = n.endPosition.column === 0 && n.endPosition.row > start ? n.endPosition.row - 1 : n.endPosition.row;
-    out.push({ name, qualifiedName: [...scope, name].join('.'), kind, startLine: start + 1, endLine: end + 1, signature: sig(start) });
+    const bases = kind === 'class' || kind === 'interface' ? basesOf(n) : undefined;
+    out.push({ name, qualifiedName: [...scope, name].join('.'), kind, startLine: start + 1, endLine: end + 1, signature: sig(start), ...(bases ? { bases } : {}) });
   };
 
   const visit = (n: TSNode, scope: string[], inClass: boolean, exported: boolean, depth: number): void => {
@@ -358,11 +398,48 @@ export class SymbolIndex {
   }
 
   /**
+   * Where `owner.name` resolves when the classes named `owner` do not define `name` themselves: the
+   * first of their bases that does, depth first and left to right (Python's method order for all
+   * but diamonds), up to {@link MAX_BASE_DEPTH} levels; [] when a class `owner` defines it or none
+   * is known. Bases are matched by name, so a base named like several classes looks in each.
+   */
+  inherited(owner: string, name: string): { key: string; def: FileSymbol }[] {
+    const classes = (cls: string) => {
+      const out: FileSymbol[] = [];
+      for (const key of this.byName.get(cls) ?? []) for (const d of this.files.get(key)!.defs) if (d.name === cls && (d.kind === 'class' || d.kind === 'interface')) out.push(d);
+      return out;
+    };
+    const own = (cls: string) => {
+      const out: { key: string; def: FileSymbol }[] = [];
+      for (const key of this.byName.get(name) ?? []) for (const d of this.files.get(key)!.defs) if (d.name === name && d.qualifiedName.split('.').at(-2) === cls) out.push({ key, def: d });
+      return out;
+    };
+    if (own(owner).length) return [];
+    const seen = new Set([owner]);
+    const walk = (cls: string, depth: number): { key: string; def: FileSymbol }[] => {
+      for (const base of classes(cls).flatMap((d) => d.bases ?? [])) {
+        if (seen.has(base)) continue;
+        seen.add(base);
+        const found = own(base);
+        if (found.length) return found;
+        if (depth < MAX_BASE_DEPTH) {
+          const up = walk(base, depth + 1);
+          if (up.length) return up;
+        }
+      }
+      return [];
+    };
+    return walk(owner, 1);
+  }
+
+  /**
    * Definitions matching a plain, qualified (`Flask.handle_exception`, `a::b`, `A#m`) or partial
    * name, best first: exact name, then qualified suffix, then (for a qualified name) the same name
    * in an owner whose name holds the one asked — a mixin or base the method is inherited from
    * (`Configurator.add_route` → `RoutesConfiguratorMixin.add_route`) —, then prefix, then
-   * case-insensitive; within each, code before tests and classes/functions before constants.
+   * case-insensitive. A qualified name its class does not define itself finds what the class
+   * inherits ({@link inherited}: `Sanic.run` → `StartupMixin.run`) as a qualified match. Within
+   * each tier, code before tests and classes/functions before constants.
    */
   find(query: string, opts: FindOptions = {}): FoundSymbol[] {
     const q = query.trim().replace(/::|#/g, '.').replace(/\(\)$/, '');
@@ -407,6 +484,8 @@ export class SymbolIndex {
         const theirs = d.qualifiedName.split('.').at(-2)?.toLowerCase();
         return !opts.exact && owner.length >= 3 && theirs?.includes(owner) ? 2 : undefined;
       });
+      // `Sanic.run` where `Sanic` does not define `run`: the method it inherits (`StartupMixin.run`).
+      if (!found.some((d) => d.match === 1)) for (const { key, def } of this.inherited(parts.at(-2)!, last)) take(key, def, 1);
     } else {
       scanName(last, () => 0);
     }
@@ -424,6 +503,9 @@ export class SymbolIndex {
     return found.slice(0, limit);
   }
 }
+
+/** How far up a class's bases {@link SymbolIndex.inherited} looks. */
+const MAX_BASE_DEPTH = 6;
 
 const KIND_ORDER: Record<SymbolKind, number> = { class: 0, interface: 1, function: 2, method: 3, type: 4, enum: 5, module: 6, constant: 7, variable: 8 };
 

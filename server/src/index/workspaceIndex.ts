@@ -193,6 +193,10 @@ export class WorkspaceIndex implements RetrieverContract {
     return this.retriever.defines(name);
   }
 
+  inheritedAs(name: string): ReturnType<RetrieverContract['inheritedAs']> {
+    return this.retriever.inheritedAs(name);
+  }
+
   // ---- assets -------------------------------------------------------------------------------
 
   saveAsset(p: AssetSource): Promise<AssetSummary> {

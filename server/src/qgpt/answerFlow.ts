@@ -9,7 +9,7 @@ import { acceptRewrite, isFollowUp, repromptRules, repromptWithModel } from './r
 import { asksAboutTests, callSiteSymbol, isTestPassage, peopleTopic } from './intent';
 import { gitRoot, personsFor, type PersonsResult, type Target } from './persons';
 import { peopleAnswer } from './peopleAnswer';
-import { leafName } from './terms';
+import { leafName, queryTerms } from './terms';
 import { answerOrder, COMMENT, definitionRe } from './extractive';
 import { docstringLines } from '../index/languages';
 import { toAskcodeError } from '../core/errors';
@@ -163,6 +163,23 @@ export class AnswerFlow {
     return typeof r.status === 'function' ? r.status() : undefined;
   }
 
+  /**
+   * Marks the passages that define a name of the question through inheritance (`Sanic.run` is
+   * `StartupMixin.run`'s passage when `Sanic` does not define `run`), so that the answer knows
+   * them for the definition asked about.
+   */
+  private inherited(query: string, passages: Passage[]): Passage[] {
+    const names = queryTerms(query).symbols.filter((s) => /[.#]|::/.test(s)).slice(0, 8);
+    const defs = names.flatMap((name) => this.deps.retriever.inheritedAs(name).map((d) => ({ name, ...d })));
+    if (!defs.length) return passages;
+    // Passages from relevance carry absolute paths; those a caller sent, workspace-relative ones.
+    const rel = new Map(defs.map((d) => [d.path, this.relative([{ index: 0, path: d.path, text: '', entry: {} as RelevantQGPTSeed }])[0]!.path]));
+    return passages.map((p) => {
+      const inherited = defs.filter((d) => (d.path === p.path || rel.get(d.path) === p.path) && p.startLine !== undefined && p.startLine <= d.endLine && d.startLine <= (p.endLine ?? p.startLine));
+      return inherited.length ? { ...p, inherited: inherited.map((d) => ({ name: d.name, definition: d.qualifiedName })) } : p;
+    });
+  }
+
   /** The standalone question for a follow-up, or undefined when the query stands on its own. */
   async rewrite(query: string, history: QGPTConversationMessage[], model: string | undefined, signal: AbortSignal): Promise<string | undefined> {
     // Nothing to wait for without history: the answer's own steps keep their order (and the
@@ -198,10 +215,10 @@ export class AnswerFlow {
     if (input.search) {
       withNotice(extras, indexNotice(this.indexProgress()));
       const found = await input.search(topic || query);
-      ({ seeds, passages } = reorder(topic || query, found.seeds, this.relative(found.passages), topic === null ? callSiteSymbol(query) : null));
+      ({ seeds, passages } = reorder(topic || query, found.seeds, this.relative(this.inherited(topic || query, found.passages)), topic === null ? callSiteSymbol(query) : null));
       if (onRelevance && !onRelevance(seeds, { ...extras })) return null;
     } else {
-      passages = reorder(query, undefined, this.relative(input.passages ?? []), null).passages;
+      passages = reorder(query, undefined, this.relative(this.inherited(query, input.passages ?? [])), null).passages;
     }
     if (!input.wantAnswer) return { query, extras, passages };
     if (topic !== null) return { query, extras, passages, run: await this.people(topic || query, passages, extras, signal) };

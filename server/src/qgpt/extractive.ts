@@ -61,10 +61,12 @@ export function definitionRe(symbol: string): RegExp {
 /**
  * Whether passage `p` defines the question's symbol `s` (`re`: its definition pattern). A name
  * qualified by a class (`Blueprint.add_url_rule`) needs that class in the passage's symbol path
- * where it has one: `BlueprintSetupState.add_url_rule` is another method. An instance's name
+ * where it has one: `BlueprintSetupState.add_url_rule` is another method, unless the index found
+ * the passage's method to be the one that class inherits. An instance's name
  * (`c.json`, `app.config.from_object`) is matched by its method alone.
  */
 function definesSymbol(p: Passage, s: string, re: RegExp): boolean {
+  if (p.inherited?.some((i) => i.name === s)) return true;
   const path = p.symbol?.split(/\s*[›,]\s*|\./).filter(Boolean);
   const leaf = leafName(s);
   const owner = s.split('.').at(-2);
@@ -340,6 +342,8 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
     const all = textTerms(p.text);
     if (p.path) for (const t of textTerms(p.path)) all.add(t);
     if (p.symbol) for (const t of textTerms(p.symbol)) all.add(t);
+    // The definition of `App.run` that App inherits is `App.run`: the name's words are its own.
+    for (const i of p.inherited ?? []) for (const t of textTerms(i.name)) all.add(t);
     const matchedKeys = [...q.weights.keys()].filter((t) => termCredit(t, all) > 0);
     const got = matchedKeys.reduce((a, t) => a + (all.has(t) ? (q.weights.get(t) ?? 0) : 0), 0);
     const matched = matchedKeys.map((t) => q.display.get(t) ?? t);
@@ -553,12 +557,15 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   const calls = !!callRe && said(callRe);
   // Not called but named, as a type or a value (echo's `Binder Binder` field for "who uses the Binder interface?").
   const uses = !!callOf && !calls && !first.defines.length && said(new RegExp(`(?<![\\w$])${escapeRe(leafName(callOf))}(?![\\w$])`));
-  const sym = calls || uses ? quotedSymbol(first) : (first.defines[0] ?? quotedSymbol(first));
+  // A method the class asked about inherits: the base's own name, and whose it is.
+  const inherits = calls || uses ? undefined : first.passage.inherited?.find((i) => i.name === first.defines[0]);
+  const sym = calls || uses ? quotedSymbol(first) : inherits ? inherits.definition : (first.defines[0] ?? quotedSymbol(first));
   const where = sym ? `\`${sym}\` in ${placeLink(first.passage)}` : placeLink(first.passage);
   let s: string;
   // `new TypeAdapterFactory() {` makes one rather than calling it.
   const creates = calls && said(new RegExp(`\\bnew\\s+(?:[\\w$]+\\.)*${escapeRe(leafName(callOf!))}\\s*[(<{]`));
   if (calls || uses) s = `${where} ${aboutTests && isTestPassage(first.passage) ? 'tests it' : creates ? 'creates one' : calls ? 'calls it' : 'uses it'}`;
+  else if (inherits) s = `${where} defines it (\`${inherits.name.split(/\.|::|#/).at(-2)}\` inherits it)`;
   else if (first.defines.length) s = `${where} defines it`;
   else if (first.matched.length) s = `${where} is where this happens (it matches ${words(first.matched)})`;
   else s = `No place uses the words of the question; the closest is ${where}`;

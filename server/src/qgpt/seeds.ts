@@ -16,6 +16,12 @@ export interface Passage {
   text: string;
   language?: string;
   symbol?: string;
+  /**
+   * The question's names that this passage defines through inheritance, as the index resolved
+   * them, with the definition's own name: `Sanic.run` as `StartupMixin.run` when `Sanic` inherits
+   * `run` from `StartupMixin`.
+   */
+  inherited?: { name: string; definition: string }[];
   /** The retriever's fused score in [0, 1], when the passage came from relevance. */
   retrieval?: number;
   /** The entry as the caller sent it (kept on conversation messages). */
