@@ -101,6 +101,11 @@ describe('extractive answerer: matching question words to code', () => {
     const [doc] = rankPlaces('Where is the threaded shared-memory scheduler?', [{ ...passage(0, 'dask/threaded.py', mod), symbol: '_thread_get_id' }]);
     assert.equal(doc!.quoteStart, 0, doc!.quote.join('\n'));
     assert.equal(quotedSymbol(doc!), undefined);
+    // sanic's guide: a section goes by its heading, not by the handler its example defines.
+    const md = ['## Reading', '', 'A dictionary holds them.', '', '```python', '@app.route("/cookie")', 'async def test(request):', '    test_cookie = request.cookies.get("test")', '    return text(f"Test cookie: {test_cookie}")', '```', ''].join('\n');
+    const [r] = rankPlaces('how do I read a cookie from a request?', [{ ...passage(0, 'guide/cookies.md', md), language: 'md', symbol: 'Reading' }]);
+    assert.ok(r!.quote.some((l) => l.startsWith('async def test')), r!.quote.join('\n'));
+    assert.equal(quotedSymbol(r!), 'Reading');
     // echo (Go): a chunk names three definitions at most; a quote that starts a fourth goes by its name.
     const go = [
       '// Deserialize decodes the body.',

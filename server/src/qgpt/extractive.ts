@@ -2,7 +2,7 @@ import type { QGPTQuestionAnswer } from '../protocol/wire';
 import { type Passage, placeOf } from './seeds';
 import { queryTerms, textTerms, termCredit, stemKey, leafName, type QueryTerms } from './terms';
 import { asksAboutTests, callSiteSymbol, isTestPassage } from './intent';
-import { asksAboutExamples, docstringLines, isExamplePath } from '../index/languages';
+import { asksAboutExamples, docstringLines, isExamplePath, languageOf } from '../index/languages';
 
 /**
  * The built-in extractive answerer: no weights, answers from the snippets themselves — which
@@ -483,6 +483,9 @@ export function quotedSymbol(m: PlaceMatch): string | undefined {
   const parts = sym.split(/\s*›\s*/);
   const names = (parts.at(-1) ?? '').split(/\s*,\s*/).filter(Boolean);
   if (!names.length) return displaySymbol(sym);
+  // A document's section goes by its heading, not by a definition in one of its examples (sanic's
+  // "Reading" cookies section had been named `test`, the handler its example defines).
+  if (m.passage.path && languageOf(m.passage.path).markdown) return displaySymbol(sym);
   const lines = m.passage.text.split(/\r?\n/);
   const start = m.quoteStart;
   const end = start + m.quote.length;
