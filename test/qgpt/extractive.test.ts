@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { answerOrder, definitionRe, leadSentence, nameCoverage, quotedSymbol, rankPlaces } from '../../server/src/qgpt/extractive';
+import { answerOrder, citedPlaces, definitionRe, leadSentence, nameCoverage, quotedSymbol, rankPlaces } from '../../server/src/qgpt/extractive';
 import { callSiteSymbol, isTestPassage } from '../../server/src/qgpt/intent';
 import { hintsRules } from '../../server/src/qgpt/hints';
 import { isQuotedProse, queryTerms } from '../../server/src/qgpt/terms';
@@ -605,5 +605,19 @@ describe('hints without a model', () => {
     assert.ok(hints.includes('Where is `SESSION_TTL_MS` used?'), hints.join(' | '));
     assert.ok(!hints.some((x) => /SESSION_TTL_MS` called|`Session` called/.test(x)), hints.join(' | '));
     assert.ok(!hints.some((x) => x.includes('`shopfront`')), `no symbol hints from a document: ${hints.join(' | ')}`);
+  });
+});
+
+describe('extractive answerer: the places cited', () => {
+  it('cites a definition once when its head and its long docstring are two pieces, and still cites another definition next to it', () => {
+    const group = (index: number, startLine: number, endLine: number, symbol: string, text: string): Passage => ({ index, path: 'sanic/blueprints.py', startLine, endLine, text, symbol, language: 'py', entry: {} });
+    const passages = [
+      group(0, 613, 681, 'BlueprintGroup', '    URL prefix, version and other shared attributes of a blueprint group.\n    The app loads each blueprint of the group.\n    """'),
+      group(1, 611, 612, 'BlueprintGroup', 'class BlueprintGroup(bpg_base):\n    """This class groups blueprints."""'),
+      group(2, 682, 700, 'BlueprintGroup › __init__', '    def __init__(self, url_prefix=None):\n        """A blueprint group of the app."""\n        self._blueprints = []'),
+      { ...group(3, 1, 20, 'Blueprint groups', '## Blueprint groups\n\nAn app loads a blueprint group as one.'), path: 'guide/blueprints.md', language: 'md' },
+    ];
+    const cited = citedPlaces('how does the app load a blueprint group?', rankPlaces('how does the app load a blueprint group?', passages));
+    assert.deepEqual(cited.map((m) => `${m.passage.path}:${m.passage.startLine}`), ['sanic/blueprints.py:613', 'sanic/blueprints.py:682', 'guide/blueprints.md:1']);
   });
 });
