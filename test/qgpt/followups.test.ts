@@ -67,6 +67,17 @@ describe('qgpt/reprompt and qgpt/hints over the worker', function () {
       const out = await w.request(QgptReprompt, { query: 'Where is that implemented?', conversation: { iterable: history } });
       assert.match(out.query, /^Where is `LikelihoodModel\.fit` implemented \(in `statsmodels\/base\/model\.py`\)\?$/, out.query);
     });
+    it('a class\'s `Request.json` is a name, not a JSON file; `package.json` and `README.md` stay files', async () => {
+      const history = [
+        msg('ASSISTANT', '`Request.json` in [`sanic/request/types.py:493-552`](sanic/request/types.py#L493-L552) defines it.'),
+        msg('USER', 'What does Request.json return?'),
+      ];
+      const out = await w.request(QgptReprompt, { query: 'where is it set?', conversation: { iterable: history } });
+      assert.match(out.query, /^Where is `Request\.json` set/, out.query);
+      const files = [msg('ASSISTANT', 'See [`package.json:1-20`](package.json#L1-L20).'), msg('USER', 'What does README.md say about package.json?')];
+      const f = await w.request(QgptReprompt, { query: 'Which file does that?', conversation: { iterable: files } });
+      assert.match(f.query, /`package\.json`/, f.query);
+    });
     it('leaves a standalone question, or one with no history, as it is', async () => {
       const a = await w.request(QgptReprompt, { query: 'Where is `multiply` defined?', conversation: { iterable: [msg('USER', 'What does `add` do?')] } });
       assert.equal(a.query, 'Where is `multiply` defined?');

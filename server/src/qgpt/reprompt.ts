@@ -12,9 +12,11 @@ export interface Entities {
 }
 
 function isPathLike(s: string): boolean {
-  // A file's extension, not any dotted name: `LikelihoodModel.fit` and `DisplayHook.quiet` are methods.
-  return /\//.test(s) || FILE_EXT_RE.test(s);
+  // A file's extension, not any dotted name: `LikelihoodModel.fit` and `DisplayHook.quiet` are
+  // methods, and so are a class's `Request.json` and `Response.html` (a file so named is rare).
+  return /\//.test(s) || (FILE_EXT_RE.test(s) && !MEMBER_LIKE_RE.test(s));
 }
+const MEMBER_LIKE_RE = /^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*\.(?:json|html|xml|csv)$/;
 const FILE_EXT_RE = /\.(?:ts|tsx|js|jsx|mjs|cjs|mts|cts|py|pyi|rs|go|java|kt|rb|php|c|cc|cpp|h|hpp|cs|swift|scala|md|mdx|rst|txt|json|ya?ml|toml|cfg|ini|html|css|scss|vue|svelte|sh|lock)(?::\d+(?:-\d+)?)?$/;
 
 /** Paths and symbols a message names, in order of appearance. */
