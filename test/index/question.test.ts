@@ -98,6 +98,10 @@ describe('question: what a question asks', () => {
     assert.deepEqual(names('Routing: how are paths matched? see router.py, e.g. here'), [], 'no sentence-initial word, file name or e.g.');
     assert.equal(analyzeQuestion('where is compose called?').intent, 'usage');
     assert.equal(analyzeQuestion('which functions call handle_exception?').intent, 'usage');
+    // A dotted name is no full stop that ends the question.
+    assert.equal(analyzeQuestion('Where is `ErrorHandler.response` called?').intent, 'usage');
+    assert.equal(analyzeQuestion('how is Flask.url_for tested?').intent, 'usage');
+    assert.notEqual(analyzeQuestion('Where is the router. It is called by the app?').intent, 'usage');
     // Where it is tested, how it is used, an example of it: its uses, not its definition.
     for (const q of ['where is url_for tested?', 'how is `url_for` tested?', 'how is url_for used?', 'show me an example of using url_for']) {
       assert.equal(analyzeQuestion(q).intent, 'usage', q);

@@ -433,6 +433,20 @@ describe('extractive answerer: the order of the places', () => {
     assert.equal(callSitesFirst('create_browser_router', ps.slice(1, 2).concat(passage(1, 'pkg/app.py', 'router = create_browser_router(routes)')))[0], 1);
   });
 
+  it('"where is ErrorHandler.response called?": a call assigned to a local named like the method calls it; a value passed along does not outrank it', () => {
+    const query = 'Where is `ErrorHandler.response` called?';
+    assert.equal(callSiteSymbol(query), 'ErrorHandler.response');
+    const caller = { ...passage(0, 'sanic/app.py', 'async def handle_exception(self, request, exception):\n    try:\n        response = self.error_handler.response(request, exception)\n        if isawaitable(response):\n            response = await response\n    except Exception as e:\n        response = HTTPResponse("error", status=500)\n    return response'), language: 'python', symbol: 'Sanic › handle_exception', retrieval: 0.8 };
+    const value = { ...passage(1, 'sanic/asgi.py', 'def respond(self, response):\n    if self.response is not None:\n        self.response.stream = None\n    body = getattr(self.response, "body", None)\n    return response'), language: 'python', symbol: 'ASGIApp › respond', retrieval: 0.9 };
+    assert.deepEqual(callSitesFirst('ErrorHandler.response', [value, caller].map((p, i) => ({ ...p, index: i }))), [1, 0]);
+    const [m] = rankPlaces(query, [caller]);
+    assert.ok(m!.quote.some((l) => l.includes('self.error_handler.response(')), m!.quote.join('\n'));
+    assert.match(leadSentence([m!], callSiteSymbol(query)), /^`Sanic\.handle_exception` in .* calls it\.$/);
+    // A function assigned to the name still defines it.
+    const arrow = { ...passage(0, 'src/handler.ts', 'class ErrorHandler {\n  response = (req: Request) => render(req)\n}'), symbol: 'ErrorHandler' };
+    assert.deepEqual(callSitesFirst('ErrorHandler.response', [arrow, { ...caller, index: 1 }]), [1, 0]);
+  });
+
   it('"where is the GsonBuilder\'s setPrettyPrinting called?": a Java or Go declaration is no call of it, and the possessive names the method', () => {
     const query = "where is the GsonBuilder's setPrettyPrinting called?";
     assert.equal(callSiteSymbol(query), 'GsonBuilder.setPrettyPrinting');

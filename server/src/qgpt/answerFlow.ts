@@ -10,7 +10,7 @@ import { asksAboutTests, callSiteSymbol, isTestPassage, peopleTopic } from './in
 import { gitRoot, personsFor, type PersonsResult, type Target } from './persons';
 import { peopleAnswer } from './peopleAnswer';
 import { leafName, queryTerms } from './terms';
-import { answerOrder, COMMENT, definitionRe } from './extractive';
+import { answerOrder, COMMENT, definitionLine } from './extractive';
 import { docstringLines } from '../index/languages';
 import { toAskcodeError } from '../core/errors';
 
@@ -99,17 +99,22 @@ const IMPORT_EXPORT_LIST = /\b(?:import|export)\s+(?:type\s+)?\{[^}]*\}|\bfrom\s
  */
 export function callSitesFirst(symbol: string, passages: Passage[], testsFirst = false): number[] {
   const leaf = leafName(symbol).replace(/[$]/g, '\\$');
-  // Passed as a value (`[a, b]`, `f(a)`), not a type in an annotation (`Iterator[Rule]`, `r: Rule)`).
-  const call = new RegExp(`(?:\\.|\\b)${leaf}\\s*\\(|(?<![[:]\\s*)\\b${leaf}\\b(?=\\s*[,)\\]])|@${leaf}\\b`);
-  const defRe = definitionRe(symbol);
+  // Called, or else passed as a value (`[a, b]`, `f(a)`), not a type in an annotation (`Iterator[Rule]`,
+  // `r: Rule)`): a call first (`getattr(self.response, …)` passes an attribute named like the method).
+  const direct = new RegExp(`(?:\\.|\\b)${leaf}\\s*\\(`);
+  const call = new RegExp(`${direct.source}|(?<![[:]\\s*)\\b${leaf}\\b(?=\\s*[,)\\]])|@${leaf}\\b`);
+  const defines = definitionLine(symbol);
   // Neither a comment, its definition line nor an import or export list (`export { a, b, }`, `from m import (a, b)`) calls it.
   // Nor does an example in a Python docstring.
   const notCalls = (p: Passage) => {
     const inDoc = docstringLines(p.text, p.path);
-    return p.text.split('\n').filter((l, k) => !COMMENT.test(l) && !defRe.test(l) && !inDoc[k]).join('\n').replace(IMPORT_EXPORT_LIST, '');
+    return p.text.split('\n').filter((l, k) => !COMMENT.test(l) && !defines(l) && !inDoc[k]).join('\n').replace(IMPORT_EXPORT_LIST, '');
   };
-  const order = passages.map((p, i) => ({ i, calls: call.test(notCalls(p)), defines: defRe.test(p.text), test: testsFirst && isTestPassage(p) }));
-  const rank = (x: (typeof order)[number]) => (x.calls && !x.defines ? 0 : x.calls ? 1 : 2);
+  const order = passages.map((p, i) => {
+    const text = notCalls(p);
+    return { i, direct: direct.test(text), calls: call.test(text), defines: p.text.split('\n').some(defines), test: testsFirst && isTestPassage(p) };
+  });
+  const rank = (x: (typeof order)[number]) => (x.calls && !x.defines ? (x.direct ? 0 : 1) : x.calls ? 2 : 3);
   // "Where is X tested?": of the places that call X, the tests' first.
   return order.sort((a, b) => rank(a) - rank(b) || Number(b.test) - Number(a.test) || a.i - b.i).map((x) => x.i);
 }

@@ -195,6 +195,27 @@ function callPattern(symbol: string): RegExp {
   return new RegExp(`(?:\\.|\\b)${escapeRe(leafName(symbol))}\\s*\\(`);
 }
 
+const ASSIGNMENT = /^\s*(?:(?:const|let|var)\s+)?[\w$.]+\s*(?::[^=]+)?=(?![=>])(.*)$/;
+
+const FUNCTION_VALUE = /^\s*(?:async\s+)?(?:function\b|lambda\b|\([^()]*\)\s*(?::[^=]+)?=>|[\w$]+\s*=>)/;
+
+/**
+ * Whether a line defines `symbol`, as "where is X called?" reads it: its definition pattern, but
+ * not an assignment whose right side calls X (sanic's `response = self.error_handler.response(…)`
+ * names a local like the method, and calls the method), and for a class's method
+ * (`ErrorHandler.response`) no assignment but of a function (`response = () => …`).
+ */
+export function definitionLine(symbol: string): (line: string) => boolean {
+  const re = definitionRe(symbol);
+  const call = callPattern(symbol);
+  const method = /[.#]|::/.test(symbol);
+  return (line) => {
+    if (!re.test(line)) return false;
+    const a = ASSIGNMENT.exec(line);
+    return !a || (!call.test(a[1]!) && (!method || FUNCTION_VALUE.test(a[1]!)));
+  };
+}
+
 /** A doc comment that starts with the name it documents, CamelCase or with an inner capital or `_` (Go's convention). */
 const DOC_OF = /^\s*(?:\/\/|#|\/\*\*?|\*)\s*([A-Z][a-z0-9]+[A-Z]\w*|[a-z]+[A-Z_]\w*)\s+[a-z]/;
 
@@ -320,7 +341,7 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
   // "Where is X called?": the lines that call X are what to quote, not X's own definition.
   const callOf = typeof query === 'string' ? callSiteSymbol(query) : null;
   const callRe = callOf ? callPattern(callOf) : null;
-  const defRe = callOf ? definitionRe(callOf) : null;
+  const definesCalled = callOf ? definitionLine(callOf) : null;
   // "What does X return?": X's return statements are what to quote, not its signature.
   const returns = typeof query === 'string' && q.symbols.length > 0 && RETURNS_RE.test(query);
   const out: PlaceMatch[] = [];
@@ -331,8 +352,8 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
       const terms = textTerms(line);
       let s = 0;
       for (const [t, w] of q.weights) s += w * termCredit(t, terms);
-      if (callRe && defRe) {
-        if (defRe.test(line)) s -= 4;
+      if (callRe && definesCalled) {
+        if (definesCalled(line)) s -= 4;
         else if (callRe.test(line) && !COMMENT.test(line) && !inDoc[i]) s += 6;
       }
       if (defs.some((re) => re.test(line))) s += 4;
@@ -556,11 +577,11 @@ function words(list: string[]): string {
 export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, aboutTests = false): string {
   const [first, ...rest] = cited;
   // A call in the quote, not the definition's own line (`public GsonBuilder setPrettyPrinting() {`).
-  const defLine = callOf ? definitionRe(callOf) : null;
+  const defLine = callOf ? definitionLine(callOf) : null;
   // A line of a place's quote that says `re` in its code: not a comment, a docstring or X's own definition.
   const saysIn = (m: PlaceMatch, re: RegExp) => {
     const inDoc = docstringLines(m.passage.text, m.passage.path);
-    return m.quote.some((l, k) => re.test(l) && !defLine!.test(l) && !COMMENT.test(l) && !inDoc[m.quoteStart + k]);
+    return m.quote.some((l, k) => re.test(l) && !defLine!(l) && !COMMENT.test(l) && !inDoc[m.quoteStart + k]);
   };
   const said = (re: RegExp) => saysIn(first, re);
   const callRe = callOf ? callPattern(callOf) : null;
