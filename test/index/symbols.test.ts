@@ -96,6 +96,21 @@ describe('symbols: what a class inherits', () => {
     assert.deepEqual(where('Ping.run'), []);
     assert.deepEqual(where('app.run'), [], 'an instance is no class');
   });
+  it('an interface\'s method is defined where its implementations define it: declared (`implements Ctx`) or, in Go, a type named after it that embeds the method\'s owner', async () => {
+    const index = new SymbolIndex();
+    const add = async (rel: string, text: string) => index.setFile(`/r/${rel}`, rel, languageOf(rel).id, await defsOf(rel, text));
+    await add('ctx_interface.go', 'package fiber\n\n// Ctx is the request context.\ntype Ctx interface {\n\t// JSON sends a JSON response.\n\tJSON(data any) error\n\tfmt.Stringer\n}\n');
+    await add('ctx.go', 'package fiber\n\ntype DefaultCtx struct {\n\tDefaultRes\n\tapp *App\n}\n');
+    await add('res.go', 'package fiber\n\ntype DefaultRes struct{}\n\nfunc (r *DefaultRes) JSON(data any) error {\n\treturn nil\n}\n');
+    await add('bind.go', 'package fiber\n\ntype Bind struct{}\n\nfunc (b *Bind) JSON(out any) error {\n\treturn nil\n}\n');
+    await add('store.ts', 'export interface Store {\n  get(key: string): string\n}\nexport class MemoryStore implements Store {\n  get(key: string) { return this.map[key] }\n}\nexport class Cache {\n  get(key: string) { return null }\n}\n');
+    const where = (name: string) => index.find(name, { exact: true }).filter((d) => d.match <= 1).map((d) => `${d.relativePath} ${d.qualifiedName}`);
+    assert.deepEqual(where('Ctx.JSON').sort(), ['ctx_interface.go Ctx.JSON', 'res.go DefaultRes.JSON']);
+    assert.deepEqual(where('Store.get').sort(), ['store.ts MemoryStore.get', 'store.ts Store.get']);
+    assert.deepEqual(index.implementations('DefaultRes', 'JSON'), [], 'a struct is no interface');
+    assert.deepEqual((await defsOf('ctx_interface.go', 'package fiber\n\ntype Ctx interface {\n\tJSON(data any) error\n\tfmt.Stringer\n}\n')).map((d) => `${d.kind} ${d.qualifiedName} ${(d.bases ?? []).join(' ')}`), ['interface Ctx Stringer', 'method Ctx.JSON ']);
+  });
+
 });
 
 describe('symbols: names an issue writes as words', function () {
@@ -381,6 +396,17 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     assert.equal(path.relative(repo, out.relevant.iterable[0]?.path ?? ''), path.join('srv', 'mixins', 'startup.py'));
     const text = out.answer!.answers.iterable[0]!.text;
     assert.match(text, /^`StartupMixin\.run` in \[`srv\/mixins\/startup\.py:1-4`\]\([^)]+\) defines it \(`App` inherits it\)/, text);
+  });
+
+  it('asked what an interface\'s method does (Go), the answer cites what implements it', async () => {
+    fs.writeFileSync(path.join(repo, 'ctx_interface.go'), 'package fiber\n\n// Ctx is the context of a request: its JSON, its status, its body.\ntype Ctx interface {\n\t// JSON sends a JSON response with the context\'s status.\n\tJSON(data any) error\n\tStatus(code int) Ctx\n}\n');
+    fs.writeFileSync(path.join(repo, 'ctx.go'), 'package fiber\n\n// DefaultCtx is the default context.\ntype DefaultCtx struct {\n\tDefaultRes\n\tapp *App\n}\n');
+    fs.writeFileSync(path.join(repo, 'res.go'), 'package fiber\n\ntype DefaultRes struct{ body []byte }\n\nfunc (r *DefaultRes) JSON(data any) error {\n\traw, err := encode(data)\n\tr.body = raw\n\treturn err\n}\n');
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    await ready(w);
+    const out = await w.request(QgptRelevance, { query: 'what does Ctx.JSON do?', options: { database: true, question: true } });
+    const text = out.answer!.answers.iterable[0]!.text;
+    assert.match(text, /^`DefaultRes\.JSON` in \[`res\.go:[0-9-]+`\]\([^)]+\) implements it/, text);
   });
 
   it('an annotated method\'s own line is its definition, not a call of it (Java)', async () => {

@@ -82,7 +82,8 @@ export interface Retriever {
   defines(name: string): boolean;
   /**
    * Where a class's method that the class does not define itself is defined, through its bases
-   * (`Sanic.run` → `StartupMixin.run` in `sanic/mixins/startup.py`); [] for any other name.
+   * (`Sanic.run` → `StartupMixin.run` in `sanic/mixins/startup.py`), and where what implements an
+   * interface defines its method (`implements`: `Ctx.JSON` → `DefaultRes.JSON`); [] for any other name.
    */
-  inheritedAs(name: string): { path: string; startLine: number; endLine: number; qualifiedName: string }[];
+  inheritedAs(name: string): { path: string; startLine: number; endLine: number; qualifiedName: string; implements?: boolean }[];
 }

@@ -42,10 +42,13 @@ export class Retriever {
     return exact(name) || (leaf !== name && exact(leaf));
   }
 
-  inheritedAs(name: string): { path: string; startLine: number; endLine: number; qualifiedName: string }[] {
+  inheritedAs(name: string): { path: string; startLine: number; endLine: number; qualifiedName: string; implements?: boolean }[] {
     const parts = name.replace(/::|#/g, '.').replace(/\(\)$/, '').split('.');
     if (parts.length < 2) return [];
-    return this.ctx.symbols.inherited(parts.at(-2)!, parts.at(-1)!).map(({ key, def }) => ({ path: key, startLine: def.startLine, endLine: def.endLine, qualifiedName: def.qualifiedName }));
+    const [owner, leaf] = [parts.at(-2)!, parts.at(-1)!];
+    const at = ({ key, def }: { key: string; def: { startLine: number; endLine: number; qualifiedName: string } }, implements_?: boolean) =>
+      ({ path: key, startLine: def.startLine, endLine: def.endLine, qualifiedName: def.qualifiedName, ...(implements_ ? { implements: true } : {}) });
+    return [...this.ctx.symbols.inherited(owner, leaf).map((d) => at(d)), ...this.ctx.symbols.implementations(owner, leaf).map((d) => at(d, true))];
   }
 
   /** The hits for a query over one space, best first. */

@@ -77,8 +77,11 @@ function basesOf(n: TSNode): string[] | undefined {
     if (name && c.id === name.id) after = true;
   }
   if (n.type === 'type_spec') {
-    const fields = n.childForFieldName('type')?.namedChildren.find((c) => c?.type === 'field_declaration_list');
+    const ty = n.childForFieldName('type');
+    const fields = ty?.namedChildren.find((c) => c?.type === 'field_declaration_list');
     for (const f of fields?.namedChildren ?? []) if (f?.type === 'field_declaration' && !f.childForFieldName('name')) head += ' ' + (f.childForFieldName('type')?.text ?? '');
+    // An interface's embedded interfaces (`fmt.Stringer`).
+    if (ty?.type === 'interface_type') for (const c of ty.namedChildren) if (c?.type === 'type_elem') head += ' ' + c.text;
   }
   if (!head.trim()) return undefined;
   let h = head.replace(/'\w+/g, ' ').replace(/\b[A-Za-z_]\w*\s*=\s*[^,()]*/g, ' ');
@@ -154,10 +157,18 @@ export function extractDefinitions(root: TSNode, lines: string[]): FileSymbol[] 
       return;
     }
     if (t === 'type_spec' || t === 'type_alias') {
-      // Go: `type Router struct {…}` / `type Handler interface {…}`.
+      // Go: `type Router struct {…}` / `type Handler interface {…}`, an interface with its methods
+      // (`type Ctx interface { JSON(…) error }` → Ctx.JSON).
       const name = nameOf(n);
-      const ty = n.childForFieldName('type')?.type;
-      if (name) push(n, name, ty === 'struct_type' ? 'class' : ty === 'interface_type' ? 'interface' : 'type', scope);
+      const ty = n.childForFieldName('type');
+      if (!name) return;
+      push(n, name, ty?.type === 'struct_type' ? 'class' : ty?.type === 'interface_type' ? 'interface' : 'type', scope);
+      if (ty?.type === 'interface_type') {
+        for (const c of ty.namedChildren) {
+          const m = c?.type === 'method_elem' || c?.type === 'method_spec' ? c.childForFieldName('name') : null;
+          if (c && m && m.text.length <= MAX_NAME) push(c, m.text, 'method', [...scope, name]);
+        }
+      }
       return;
     }
     if ((t === 'lexical_declaration' || t === 'variable_declaration') && !inClass) {
@@ -404,16 +415,8 @@ export class SymbolIndex {
    * is known. Bases are matched by name, so a base named like several classes looks in each.
    */
   inherited(owner: string, name: string): { key: string; def: FileSymbol }[] {
-    const classes = (cls: string) => {
-      const out: FileSymbol[] = [];
-      for (const key of this.byName.get(cls) ?? []) for (const d of this.files.get(key)!.defs) if (d.name === cls && (d.kind === 'class' || d.kind === 'interface')) out.push(d);
-      return out;
-    };
-    const own = (cls: string) => {
-      const out: { key: string; def: FileSymbol }[] = [];
-      for (const key of this.byName.get(name) ?? []) for (const d of this.files.get(key)!.defs) if (d.name === name && d.qualifiedName.split('.').at(-2) === cls) out.push({ key, def: d });
-      return out;
-    };
+    const classes = (cls: string) => this.classesNamed(cls).map((c) => c.def);
+    const own = (cls: string) => this.ownDefinitions(cls, name);
     if (own(owner).length) return [];
     const seen = new Set([owner]);
     const walk = (cls: string, depth: number): { key: string; def: FileSymbol }[] => {
@@ -430,6 +433,47 @@ export class SymbolIndex {
       return [];
     };
     return walk(owner, 1);
+  }
+
+  private classesNamed(cls: string): { key: string; def: FileSymbol }[] {
+    const out: { key: string; def: FileSymbol }[] = [];
+    for (const key of this.byName.get(cls) ?? []) for (const d of this.files.get(key)!.defs) if (d.name === cls && (d.kind === 'class' || d.kind === 'interface')) out.push({ key, def: d });
+    return out;
+  }
+
+  /** The definitions of `name` whose owner is `cls` itself. */
+  private ownDefinitions(cls: string, name: string): { key: string; def: FileSymbol }[] {
+    const out: { key: string; def: FileSymbol }[] = [];
+    for (const key of this.byName.get(name) ?? []) for (const d of this.files.get(key)!.defs) if (d.name === name && d.qualifiedName.split('.').at(-2) === cls) out.push({ key, def: d });
+    return out;
+  }
+
+  /**
+   * Where the classes implementing the interface `owner` define `name` (their own method or one
+   * they inherit): classes that name `owner` among their bases, or in Go, whose types implement
+   * interfaces unsaid, a type of the same language whose name holds it (`DefaultCtx` for `Ctx`,
+   * which embeds `DefaultRes`, whose `JSON` it is). [] when `owner` is no interface, or when more
+   * than {@link MAX_IMPLEMENTATIONS} classes implement it (then none is the one meant).
+   */
+  implementations(owner: string, name: string): { key: string; def: FileSymbol }[] {
+    const ifaces = this.classesNamed(owner);
+    if (!ifaces.length || ifaces.some((c) => c.def.kind !== 'interface')) return [];
+    const goIface = ifaces.some((c) => this.files.get(c.key)!.language === 'go');
+    const low = owner.toLowerCase();
+    const out: { key: string; def: FileSymbol }[] = [];
+    let n = 0;
+    for (const [key, f] of this.files) {
+      for (const d of f.defs) {
+        if (d.kind !== 'class' || d.name === owner) continue;
+        if (!d.bases?.includes(owner) && !(goIface && f.language === 'go' && low.length >= 3 && d.name.toLowerCase().includes(low))) continue;
+        const found = this.ownDefinitions(d.name, name);
+        const defs = found.length ? found : this.inherited(d.name, name);
+        if (!defs.length) continue;
+        if (++n > MAX_IMPLEMENTATIONS) return [];
+        for (const x of defs) if (!out.some((o) => o.key === x.key && o.def === x.def)) out.push(x);
+      }
+    }
+    return out;
   }
 
   /**
@@ -486,6 +530,8 @@ export class SymbolIndex {
       });
       // `Sanic.run` where `Sanic` does not define `run`: the method it inherits (`StartupMixin.run`).
       if (!found.some((d) => d.match === 1)) for (const { key, def } of this.inherited(parts.at(-2)!, last)) take(key, def, 1);
+      // An interface's method (`Ctx.JSON`): also what implements it, as the interface's own declaration.
+      for (const { key, def } of this.implementations(parts.at(-2)!, last)) take(key, def, 1);
     } else {
       scanName(last, () => 0);
     }
@@ -506,6 +552,8 @@ export class SymbolIndex {
 
 /** How far up a class's bases {@link SymbolIndex.inherited} looks. */
 const MAX_BASE_DEPTH = 6;
+/** An interface with more implementations than this names none of them. */
+const MAX_IMPLEMENTATIONS = 3;
 
 const KIND_ORDER: Record<SymbolKind, number> = { class: 0, interface: 1, function: 2, method: 3, type: 4, enum: 5, module: 6, constant: 7, variable: 8 };
 

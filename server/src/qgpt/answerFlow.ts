@@ -181,7 +181,7 @@ export class AnswerFlow {
     const rel = new Map(defs.map((d) => [d.path, this.relative([{ index: 0, path: d.path, text: '', entry: {} as RelevantQGPTSeed }])[0]!.path]));
     return passages.map((p) => {
       const inherited = defs.filter((d) => (d.path === p.path || rel.get(d.path) === p.path) && p.startLine !== undefined && p.startLine <= d.endLine && d.startLine <= (p.endLine ?? p.startLine));
-      return inherited.length ? { ...p, inherited: inherited.map((d) => ({ name: d.name, definition: d.qualifiedName })) } : p;
+      return inherited.length ? { ...p, inherited: inherited.map((d) => ({ name: d.name, definition: d.qualifiedName, ...(d.implements ? { implements: true } : {}) })) } : p;
     });
   }
 

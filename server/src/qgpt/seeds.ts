@@ -21,7 +21,7 @@ export interface Passage {
    * them, with the definition's own name: `Sanic.run` as `StartupMixin.run` when `Sanic` inherits
    * `run` from `StartupMixin`.
    */
-  inherited?: { name: string; definition: string }[];
+  inherited?: { name: string; definition: string; implements?: boolean }[];
   /** The retriever's fused score in [0, 1], when the passage came from relevance. */
   retrieval?: number;
   /** The entry as the caller sent it (kept on conversation messages). */
