@@ -288,7 +288,10 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
 
   /** Writes `files` into the repository, indexes it and asks where `name` is referenced. */
   const referencesIn = async (files: Record<string, string>, name: string) => {
-    for (const [rel, text] of Object.entries(files)) fs.writeFileSync(path.join(repo, rel), text);
+    for (const [rel, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(repo, rel)), { recursive: true });
+      fs.writeFileSync(path.join(repo, rel), text);
+    }
     w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
     await ready(w);
     return (await w.request(SymbolsReferences, { name })).references;
@@ -407,6 +410,17 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     const out = await w.request(QgptRelevance, { query: 'what does Ctx.JSON do?', options: { database: true, question: true } });
     const text = out.answer!.answers.iterable[0]!.text;
     assert.match(text, /^`DefaultRes\.JSON` in \[`res\.go:[0-9-]+`\]\([^)]+\) implements it/, text);
+  });
+
+  it('of a class\'s method, calls on something else (`net.listen`) come after those that may be its own, even an example\'s', async () => {
+    const refs = await referencesIn({
+      'server.ts': "import * as net from 'node:net';\nexport class App {\n  listen(port: number) {\n    return net.listen(port);\n  }\n  restart() {\n    return this.listen(0);\n  }\n}\n",
+      'examples/start.ts': "import { App } from '../server';\n\nconst app = new App();\napp.listen(3000);\n",
+      'worker.ts': 'export function start(s: Server, cb: () => void) {\n  s.listen(8080);\n}\n',
+    }, 'App.listen');
+    assert.deepEqual(refs.filter((r) => r.kind === 'call').map((r) => `${r.relativePath}:${r.startLine}`), ['server.ts:7', 'worker.ts:2', 'examples/start.ts:4', 'server.ts:4']);
+    const plain = await w!.request(SymbolsReferences, { name: 'listen', callsOnly: true });
+    assert.deepEqual(plain.references.map((r) => `${r.relativePath}:${r.startLine}`), ['server.ts:4', 'server.ts:7', 'worker.ts:2', 'examples/start.ts:4'], 'a plain name keeps the code first');
   });
 
   it('an annotated method\'s own line is its definition, not a call of it (Java)', async () => {

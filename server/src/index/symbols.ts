@@ -640,8 +640,11 @@ export function findReferences(query: string, pieces: Iterable<TextPiece>, symbo
   }
   // The project's code first, then examples, code in docs and docstrings' examples, then tests.
   const late = (r: SymbolReference) => (isTestReference(r) ? 2 : isExamplePath(r.relativePath) || r.inDocstring ? 1 : 0);
+  // A class's method (`App.Listen`): calls on another thing's (`net.Listen`) after the rest, and
+  // among the rest those on that class's objects first after the order of code, examples, tests.
+  const fit = new Map([...calls, ...refs].map((r) => [r, receiverFit(r, query)]));
   const order = (a: SymbolReference, b: SymbolReference) =>
-    late(a) - late(b) || a.relativePath.localeCompare(b.relativePath) || a.startLine - b.startLine;
+    Number(fit.get(a) === 2) - Number(fit.get(b) === 2) || late(a) - late(b) || fit.get(a)! - fit.get(b)! || a.relativePath.localeCompare(b.relativePath) || a.startLine - b.startLine;
   return [...calls.sort(order), ...refs.sort(order)].slice(0, limit);
 }
 
@@ -673,6 +676,39 @@ export function filesOverridingWithSuper(defs: FoundSymbol[], refs: SymbolRefere
  * A reference in a test: in a test file, or inside a test module of a source file (Rust's
  * `#[cfg(test)] mod tests { … }`: its functions are `tests.name`).
  */
+/**
+ * How well a reference of a class's method (`App.Listen`, `ErrorHandler.response`) fits that
+ * class, by what it is called on: 0 for a receiver named after the class (`app.Listen(…)`,
+ * `self.error_handler.response(…)`, `config.add_route(…)` for `Configurator`, `App.Listen`), or
+ * `self`/`this` — or nothing, as Java and C# call their own methods — inside it; 2 for a receiver
+ * named after something else (`net.Listen(…)`, another package's function); 1 when it cannot be
+ * told (no receiver, a one- or two-letter name). 0 for every reference of a plain name.
+ */
+export function receiverFit(r: SymbolReference, query: string): number {
+  const parts = query.trim().replace(/::|#/g, '.').replace(/\(\)$/, '').split('.').filter(Boolean);
+  if (parts.length < 2) return 0;
+  const owner = norm(parts.at(-2)!);
+  const esc = r.name.replace(/\$/g, '\\$');
+  const inOwner = !!r.enclosing?.split('.').some((p) => norm(p) === owner);
+  let best = 1;
+  let received = false;
+  for (const m of r.text.matchAll(new RegExp(`([A-Za-z_$][\\w$]*)\\s*(?:\\(\\))?\\s*(?:\\.|::|->)\\s*${esc}(?![\\w$])`, 'g'))) {
+    const rec = norm(m[1]!);
+    received = true;
+    if (SELF.has(rec)) {
+      if (inOwner) return 0;
+      continue;
+    }
+    if (rec === owner || (rec.length >= 3 && (owner.startsWith(rec) || owner.endsWith(rec) || rec.endsWith(owner)))) return 0;
+    if (rec.length > 2) best = 2;
+  }
+  return !received && inOwner ? 0 : best;
+}
+
+function norm(s: string): string {
+  return s.toLowerCase().replace(/_/g, '');
+}
+
 export function isTestReference(r: SymbolReference): boolean {
   return isTestPath(r.relativePath) || /(?:^|\.)tests?\./.test(r.enclosing ?? '');
 }
@@ -786,7 +822,10 @@ export function symbolTargets(
       const all = inCode.length ? inCode : referencesOf();
       const inTests = all.filter(isTestReference);
       const refs = aboutTests ? (inTests.length ? inTests : all) : all.filter((r) => !isTestReference(r));
-      const calls = refs.some((r) => r.kind === 'call') ? refs.filter((r) => r.kind === 'call') : refs;
+      const anyCalls = refs.some((r) => r.kind === 'call') ? refs.filter((r) => r.kind === 'call') : refs;
+      // Of a class's method, the calls on that class's objects (`app.Listen`, not `net.Listen`).
+      const fits = anyCalls.map((r) => receiverFit(r, s.name));
+      const calls = anyCalls.filter((_, i) => fits[i] === Math.min(...fits));
       const perFile = new Map<string, SymbolReference[]>();
       for (const r of calls) perFile.set(r.path, [...(perFile.get(r.path) ?? []), r]);
       const ranked = [...perFile].sort((a, b) => b[1].length - a[1].length).slice(0, 5);
