@@ -423,6 +423,14 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     assert.deepEqual(plain.references.map((r) => `${r.relativePath}:${r.startLine}`), ['server.ts:4', 'server.ts:7', 'worker.ts:2', 'examples/start.ts:4'], 'a plain name keeps the code first');
   });
 
+  it('a name in a trailing comment is no reference of it (Go, Python)', async () => {
+    const refs = await referencesIn({
+      'skip.go': 'package fiber\n\ntype skipResult struct {\n\tmatchIndex int // pre-resolved endpoint index for next()\n}\n\nfunc (c *DefaultCtx) Next() error {\n\t_, err := c.app.next(c)\n\treturn err\n}\n',
+      'loop.py': 'def drain(items):\n    total = 0  # next() would raise here\n    return next(iter(items))\n',
+    }, 'next');
+    assert.deepEqual(refs.map((r) => `${r.relativePath}:${r.startLine}`), ['loop.py:3', 'skip.go:8']);
+  });
+
   it('an annotated method\'s own line is its definition, not a call of it (Java)', async () => {
     const java = [
       'public class Builder {',

@@ -4,6 +4,7 @@ import { callSiteSymbol, isTestPassage } from '../../server/src/qgpt/intent';
 import { hintsRules } from '../../server/src/qgpt/hints';
 import { isQuotedProse, queryTerms } from '../../server/src/qgpt/terms';
 import type { Passage } from '../../server/src/qgpt/seeds';
+import { withoutTrailingComment } from '../../server/src/index/languages';
 import { callSitesFirst } from '../../server/src/qgpt/answerFlow';
 
 const passage = (index: number, path: string, text: string): Passage => ({ index, path, startLine: 1, text, language: 'ts', entry: {} });
@@ -445,6 +446,18 @@ describe('extractive answerer: the order of the places', () => {
     // A function assigned to the name still defines it.
     const arrow = { ...passage(0, 'src/handler.ts', 'class ErrorHandler {\n  response = (req: Request) => render(req)\n}'), symbol: 'ErrorHandler' };
     assert.deepEqual(callSitesFirst('ErrorHandler.response', [arrow, { ...caller, index: 1 }]), [1, 0]);
+  });
+
+  it('"where is next called?": a trailing comment that names next() calls nothing; the call in the code does', () => {
+    assert.equal(withoutTrailingComment('\tmatchIndex int    // pre-resolved endpoint index for next()'), '\tmatchIndex int');
+    assert.equal(withoutTrailingComment('x = "a // b" + y  # see run()'), 'x = "a // b" + y');
+    for (const same of ['url = "http://example.com/#top"', '#[test]', 'this.#next = 1', "s = 'it # is'"]) assert.equal(withoutTrailingComment(same), same);
+    const query = 'Where is `next` called?';
+    const comment = { ...passage(0, 'router_skip.go', 'type skipResult struct {\n\tmatchIndex int    // pre-resolved endpoint index for next()\n\tok         bool\n}'), language: 'go', symbol: 'skipResult', retrieval: 1 };
+    const caller = { ...passage(1, 'ctx.go', 'func (c *DefaultCtx) Next() error {\n\t_, err := c.app.next(c)\n\treturn err\n}'), language: 'go', symbol: 'Next', retrieval: 0.5 };
+    assert.deepEqual(callSitesFirst('next', [comment, caller]), [1, 0]);
+    const [m] = rankPlaces(query, [comment]);
+    assert.doesNotMatch(leadSentence([m!], callSiteSymbol(query)), /calls it/);
   });
 
   it('"where is the GsonBuilder\'s setPrettyPrinting called?": a Java or Go declaration is no call of it, and the possessive names the method', () => {

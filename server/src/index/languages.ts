@@ -229,3 +229,26 @@ export function docstringLines(text: string, path: string | undefined): boolean[
   });
   return out;
 }
+
+/**
+ * A line without its trailing comment (`matchIndex int // index for next()`, `x = 1  # see run()`):
+ * a `//` or `# ` after code and a space, outside any string. What the line's code calls is in
+ * what is left.
+ */
+export function withoutTrailingComment(line: string): string {
+  let quote = '';
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (ch === '\\') {
+      i++;
+      continue;
+    }
+    if (quote) {
+      if (ch === quote) quote = '';
+      continue;
+    }
+    if (ch === '"' || ch === "'" || ch === '`') quote = ch;
+    else if (i > 0 && /\s/.test(line[i - 1]!) && ((ch === '/' && line[i + 1] === '/') || (ch === '#' && (i + 1 === line.length || line[i + 1] === ' ')))) return line.slice(0, i).trimEnd();
+  }
+  return line;
+}

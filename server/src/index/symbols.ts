@@ -1,6 +1,6 @@
 import type { Node as TSNode } from 'web-tree-sitter';
 import type { SymbolKind, SymbolDefinition, SymbolReference } from '../protocol/symbols';
-import { docstringLines, isExamplePath, isTestPath } from './languages';
+import { docstringLines, isExamplePath, isTestPath, withoutTrailingComment } from './languages';
 import { terms, wordRuns } from './tokens';
 
 /**
@@ -621,8 +621,9 @@ export function findReferences(query: string, pieces: Iterable<TextPiece>, symbo
       const key = `${p.file}\0${lineNo}`;
       if (seen.has(key)) continue;
       let kind: 'call' | 'reference' | undefined;
+      const code = withoutTrailingComment(line);
       for (const m of line.matchAll(re)) {
-        if (insideString(line, m.index!)) continue;
+        if (m.index! >= code.length || insideString(line, m.index!)) continue;
         const after = line.slice(m.index! + name.length);
         const k = /^\s*(<[^()]*>)?\s*\(/.test(after) ? 'call' : 'reference';
         if (!kind || k === 'call') kind = k;

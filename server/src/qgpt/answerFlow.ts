@@ -11,7 +11,7 @@ import { gitRoot, personsFor, type PersonsResult, type Target } from './persons'
 import { peopleAnswer } from './peopleAnswer';
 import { leafName, queryTerms } from './terms';
 import { answerOrder, COMMENT, definitionLine } from './extractive';
-import { docstringLines } from '../index/languages';
+import { docstringLines, withoutTrailingComment } from '../index/languages';
 import { toAskcodeError } from '../core/errors';
 
 /**
@@ -108,7 +108,7 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
   // Nor does an example in a Python docstring.
   const notCalls = (p: Passage) => {
     const inDoc = docstringLines(p.text, p.path);
-    return p.text.split('\n').filter((l, k) => !COMMENT.test(l) && !defines(l) && !inDoc[k]).join('\n').replace(IMPORT_EXPORT_LIST, '');
+    return p.text.split('\n').filter((l, k) => !COMMENT.test(l) && !defines(l) && !inDoc[k]).map(withoutTrailingComment).join('\n').replace(IMPORT_EXPORT_LIST, '');
   };
   const order = passages.map((p, i) => {
     const text = notCalls(p);

@@ -2,7 +2,7 @@ import type { QGPTQuestionAnswer } from '../protocol/wire';
 import { type Passage, placeOf } from './seeds';
 import { queryTerms, textTerms, termCredit, stemKey, leafName, type QueryTerms } from './terms';
 import { asksAboutTests, callSiteSymbol, isTestPassage } from './intent';
-import { asksAboutExamples, docstringLines, isExamplePath, languageOf } from '../index/languages';
+import { asksAboutExamples, docstringLines, isExamplePath, languageOf, withoutTrailingComment } from '../index/languages';
 
 /**
  * The built-in extractive answerer: no weights, answers from the snippets themselves — which
@@ -354,7 +354,7 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
       for (const [t, w] of q.weights) s += w * termCredit(t, terms);
       if (callRe && definesCalled) {
         if (definesCalled(line)) s -= 4;
-        else if (callRe.test(line) && !COMMENT.test(line) && !inDoc[i]) s += 6;
+        else if (callRe.test(withoutTrailingComment(line)) && !COMMENT.test(line) && !inDoc[i]) s += 6;
       }
       if (defs.some((re) => re.test(line))) s += 4;
       if (returns && RETURN_LINE.test(line)) s += 8;
@@ -581,7 +581,7 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   // A line of a place's quote that says `re` in its code: not a comment, a docstring or X's own definition.
   const saysIn = (m: PlaceMatch, re: RegExp) => {
     const inDoc = docstringLines(m.passage.text, m.passage.path);
-    return m.quote.some((l, k) => re.test(l) && !defLine!(l) && !COMMENT.test(l) && !inDoc[m.quoteStart + k]);
+    return m.quote.some((l, k) => re.test(withoutTrailingComment(l)) && !defLine!(l) && !COMMENT.test(l) && !inDoc[m.quoteStart + k]);
   };
   const said = (re: RegExp) => saysIn(first, re);
   const callRe = callOf ? callPattern(callOf) : null;
