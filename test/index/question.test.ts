@@ -91,10 +91,12 @@ describe('question: what a question asks', () => {
     assert.deepEqual(names('where is the `Rational` class defined?'), ['Rational']);
     assert.deepEqual(names('What does handle_exception do when debug is on?'), ['handle_exception']);
     assert.deepEqual(names('How does getCookie parse signed cookies?'), ['getCookie']);
-    assert.deepEqual(names('Who calls Flask.handle_exception?'), ['Flask.handle_exception', 'Flask']);
+    assert.deepEqual(names('Who calls Flask.handle_exception?'), ['Flask.handle_exception'], 'the method, not its class too');
     assert.deepEqual(names('where is the compose function called?'), ['compose']);
     assert.deepEqual(names('what does the httpbin fixture return?'), ['httpbin'], 'a pytest fixture by its role');
     assert.deepEqual(names('How is the Rational class printed?'), ['Rational'], 'a Capitalised word mid-sentence');
+    assert.deepEqual(names('what does ModelViewSet.list do?'), ['ModelViewSet.list'], 'the method a dotted name asks about, not its class');
+    assert.deepEqual(names('where is `ErrorHandler.response` called?'), ['ErrorHandler.response']);
     assert.deepEqual(names('Routing: how are paths matched? see router.py, e.g. here'), [], 'no sentence-initial word, file name or e.g.');
     assert.equal(analyzeQuestion('where is compose called?').intent, 'usage');
     assert.equal(analyzeQuestion('which functions call handle_exception?').intent, 'usage');

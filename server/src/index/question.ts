@@ -223,6 +223,9 @@ export function analyzeQuestion(text: string): QuestionInfo {
     symbols.delete(owner);
     add(`${owner}.${member}`, true);
   }
+  // So is a dotted name's: "what does ModelViewSet.list do?" asks about the method, not the class
+  // (whose file had been ranked and cited first; the method is a mixin's).
+  if (natural) for (const name of [...symbols.keys()]) if ([...symbols.keys()].some((o) => o.startsWith(name + '.'))) symbols.delete(name);
   const intent: SymbolIntent = USAGE.some((re) => re.test(trimmed)) ? 'usage' : DEFINITION.test(trimmed) ? 'definition' : 'about';
   return { natural, symbols: [...symbols.values()], intent, asksForTests: natural && ASKS_FOR_TESTS.test(withoutTestDomain(trimmed)), howTo: natural && (HOW_TO.test(trimmed) || SYMPTOM.test(trimmed)), framing: natural ? framingOf(trimmed) : new Map(), fileShaped };
 }
