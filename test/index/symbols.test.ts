@@ -7,6 +7,8 @@ import { waitFor } from '../helpers/wait';
 import { IndexStatus, WorkspaceFileEvents } from '../../server/src/protocol/workspace';
 import { SymbolsFind, SymbolsReferences } from '../../server/src/protocol/symbols';
 import { QgptRelevance } from '../../server/src/protocol/qgpt';
+import { leadSentence, rankPlaces } from '../../server/src/qgpt/extractive';
+import type { Passage } from '../../server/src/qgpt/seeds';
 import { parseText } from '../../server/src/index/chunker';
 import { languageOf } from '../../server/src/index/languages';
 import { extractDefinitions, findReferences, SymbolIndex, type FileSymbol } from '../../server/src/index/symbols';
@@ -239,6 +241,23 @@ describe('symbols: a method defined in several files', function () {
     assert.deepEqual(rankedFiles(engine, 'how does invalidateQueries work?').slice(0, 2), ['packages/core/src/queryClient.ts', 'packages/vue/src/queryClient.ts']);
     // The file that defines the overridden method keeps its place though it overrides it as well.
     assert.deepEqual(rankedFiles(engine, 'how does save work?').slice(0, 2), ['app/models.py', 'app/admin.py']);
+  });
+
+  it('a qualified name resolves to its own declaration, even in a passage that does not show its class, unless something implements it', async () => {
+    const { dir: repo, write } = cores.repo('resolved');
+    write('src/ILogger.cs', ['namespace Serilog', '{', '    public interface ILogger', '    {', '        /// <summary>Write an event to the log.</summary>', '        void Write(LogEvent logEvent);', '    }', '}', ''].join('\n'));
+    write('src/SilentLogger.cs', ['namespace Serilog', '{', '    class SilentLogger : ILogger, ILogEventSink', '    {', '        public void Write(LogEvent logEvent) { }', '    }', '    class OtherLogger : ILogger', '    {', '        public void Write(LogEvent logEvent) { }', '    }', '    class ThirdLogger : ILogger', '    {', '        public void Write(LogEvent logEvent) { }', '    }', '    class FourthLogger : ILogger', '    {', '        public void Write(LogEvent logEvent) { }', '    }', '}', ''].join('\n'));
+    const core = await cores.open(repo);
+    await core.index.symbolsReady();
+    // Four implementations name none: the interface's own declaration is what `ILogger.Write` is.
+    assert.deepEqual(core.index.definitionsOf('ILogger.Write').map((d) => [path.basename(d.path), d.qualifiedName, d.via ?? '']), [['ILogger.cs', 'Serilog.ILogger.Write', '']]);
+    assert.deepEqual(core.index.definitionsOf('Write'), [], 'a plain name');
+    // The answer knows the declaration's passage for the definition asked about, though it shows no `interface ILogger`.
+    const decl: Passage = { index: 0, path: 'src/ILogger.cs', startLine: 5, endLine: 6, text: '        /// <summary>Write an event to the log.</summary>\n        void Write(LogEvent logEvent);', language: 'cs', symbol: 'Write', retrieval: 0.9, entry: {}, resolved: [{ name: 'ILogger.Write', definition: 'Serilog.ILogger.Write' }] };
+    const silent: Passage = { index: 1, path: 'src/SilentLogger.cs', startLine: 3, endLine: 6, text: '    class SilentLogger : ILogger, ILogEventSink\n    {\n        public void Write(LogEvent logEvent) { }\n    }', language: 'cs', symbol: 'SilentLogger', retrieval: 1, entry: {} };
+    const [first] = rankPlaces('what does ILogger.Write do?', [decl, silent]);
+    assert.equal(first!.passage.path, 'src/ILogger.cs');
+    assert.match(leadSentence([first!]), /^`ILogger\.Write` in .* defines it\.$/);
   });
 
   it('asked where a class is used, code that makes one comes before a docstring\'s examples, which references list after the code', async () => {

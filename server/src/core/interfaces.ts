@@ -81,9 +81,11 @@ export interface Retriever {
   /** Whether a workspace file defines `name` (a follow-up's subject is preferably the project's own). */
   defines(name: string): boolean;
   /**
-   * Where a class's method that the class does not define itself is defined, through its bases
-   * (`Sanic.run` → `StartupMixin.run` in `sanic/mixins/startup.py`), and where what implements an
-   * interface defines its method (`implements`: `Ctx.JSON` → `DefaultRes.JSON`); [] for any other name.
+   * Where a qualified name (`ILogger.Write`) is defined, as the symbols resolve it: its own
+   * definitions; a class's method that the class does not define itself, through its bases
+   * (`via: 'inherits'`: `Sanic.run` → `StartupMixin.run` in `sanic/mixins/startup.py`); and where
+   * what implements an interface defines its method (`via: 'implements'`: `Ctx.JSON` →
+   * `DefaultRes.JSON`). [] for a plain name.
    */
-  inheritedAs(name: string): { path: string; startLine: number; endLine: number; qualifiedName: string; implements?: boolean }[];
+  definitionsOf(name: string): { path: string; startLine: number; endLine: number; qualifiedName: string; via?: 'inherits' | 'implements' }[];
 }

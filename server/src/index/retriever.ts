@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { invalid, notFound } from '../core/errors';
-import type { Snippet } from '../core/interfaces';
+import type { Retriever as RetrieverContract, Snippet } from '../core/interfaces';
 import { SearchEngine, type ChunkRecord, type Hit } from './searchEngine';
 import { chunkText } from './chunker';
 import { languageOfExt, isCode } from './languages';
@@ -42,13 +42,19 @@ export class Retriever {
     return exact(name) || (leaf !== name && exact(leaf));
   }
 
-  inheritedAs(name: string): { path: string; startLine: number; endLine: number; qualifiedName: string; implements?: boolean }[] {
+  definitionsOf(name: string): ReturnType<RetrieverContract['definitionsOf']> {
     const parts = name.replace(/::|#/g, '.').replace(/\(\)$/, '').split('.');
     if (parts.length < 2) return [];
     const [owner, leaf] = [parts.at(-2)!, parts.at(-1)!];
-    const at = ({ key, def }: { key: string; def: { startLine: number; endLine: number; qualifiedName: string } }, implements_?: boolean) =>
-      ({ path: key, startLine: def.startLine, endLine: def.endLine, qualifiedName: def.qualifiedName, ...(implements_ ? { implements: true } : {}) });
-    return [...this.ctx.symbols.inherited(owner, leaf).map((d) => at(d)), ...this.ctx.symbols.implementations(owner, leaf).map((d) => at(d, true))];
+    const at = ({ key, def }: { key: string; def: { startLine: number; endLine: number; qualifiedName: string } }, via?: 'inherits' | 'implements') =>
+      ({ path: key, startLine: def.startLine, endLine: def.endLine, qualifiedName: def.qualifiedName, ...(via ? { via } : {}) });
+    const resolved = [...this.ctx.symbols.inherited(owner, leaf).map((d) => at(d, 'inherits')), ...this.ctx.symbols.implementations(owner, leaf).map((d) => at(d, 'implements'))];
+    // An interface's declaration says less of what its method does than what implements it.
+    if (resolved.some((r) => r.via === 'implements')) return resolved;
+    const own = this.ctx.symbols.find(name, { limit: 20, exact: true })
+      .filter((d) => d.match <= 1 && !resolved.some((r) => r.path === d.path && r.startLine === d.startLine))
+      .map((d) => ({ path: d.path, startLine: d.startLine, endLine: d.endLine, qualifiedName: d.qualifiedName }));
+    return [...own, ...resolved];
   }
 
   /** The hits for a query over one space, best first. */

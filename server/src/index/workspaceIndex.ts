@@ -193,8 +193,8 @@ export class WorkspaceIndex implements RetrieverContract {
     return this.retriever.defines(name);
   }
 
-  inheritedAs(name: string): ReturnType<RetrieverContract['inheritedAs']> {
-    return this.retriever.inheritedAs(name);
+  definitionsOf(name: string): ReturnType<RetrieverContract['definitionsOf']> {
+    return this.retriever.definitionsOf(name);
   }
 
   // ---- assets -------------------------------------------------------------------------------

@@ -169,19 +169,19 @@ export class AnswerFlow {
   }
 
   /**
-   * Marks the passages that define a name of the question through inheritance (`Sanic.run` is
-   * `StartupMixin.run`'s passage when `Sanic` does not define `run`), so that the answer knows
-   * them for the definition asked about.
+   * Marks the passages that define a qualified name of the question as the index resolves it (its
+   * own definition, whose passage may not show its class; `StartupMixin.run`'s for `Sanic.run` when
+   * `Sanic` inherits `run`), so that the answer knows them for the definition asked about.
    */
-  private inherited(query: string, passages: Passage[]): Passage[] {
+  private resolved(query: string, passages: Passage[]): Passage[] {
     const names = queryTerms(query).symbols.filter((s) => /[.#]|::/.test(s)).slice(0, 8);
-    const defs = names.flatMap((name) => this.deps.retriever.inheritedAs(name).map((d) => ({ name, ...d })));
+    const defs = names.flatMap((name) => this.deps.retriever.definitionsOf(name).map((d) => ({ name, ...d })));
     if (!defs.length) return passages;
     // Passages from relevance carry absolute paths; those a caller sent, workspace-relative ones.
     const rel = new Map(defs.map((d) => [d.path, this.relative([{ index: 0, path: d.path, text: '', entry: {} as RelevantQGPTSeed }])[0]!.path]));
     return passages.map((p) => {
-      const inherited = defs.filter((d) => (d.path === p.path || rel.get(d.path) === p.path) && p.startLine !== undefined && p.startLine <= d.endLine && d.startLine <= (p.endLine ?? p.startLine));
-      return inherited.length ? { ...p, inherited: inherited.map((d) => ({ name: d.name, definition: d.qualifiedName, ...(d.implements ? { implements: true } : {}) })) } : p;
+      const found = defs.filter((d) => (d.path === p.path || rel.get(d.path) === p.path) && p.startLine !== undefined && p.startLine <= d.endLine && d.startLine <= (p.endLine ?? p.startLine));
+      return found.length ? { ...p, resolved: found.map((d) => ({ name: d.name, definition: d.qualifiedName, ...(d.via ? { via: d.via } : {}) })) } : p;
     });
   }
 
@@ -220,10 +220,10 @@ export class AnswerFlow {
     if (input.search) {
       withNotice(extras, indexNotice(this.indexProgress()));
       const found = await input.search(topic || query);
-      ({ seeds, passages } = reorder(topic || query, found.seeds, this.relative(this.inherited(topic || query, found.passages)), topic === null ? callSiteSymbol(query) : null));
+      ({ seeds, passages } = reorder(topic || query, found.seeds, this.relative(this.resolved(topic || query, found.passages)), topic === null ? callSiteSymbol(query) : null));
       if (onRelevance && !onRelevance(seeds, { ...extras })) return null;
     } else {
-      passages = reorder(query, undefined, this.relative(this.inherited(query, input.passages ?? [])), null).passages;
+      passages = reorder(query, undefined, this.relative(this.resolved(query, input.passages ?? [])), null).passages;
     }
     if (!input.wantAnswer) return { query, extras, passages };
     if (topic !== null) return { query, extras, passages, run: await this.people(topic || query, passages, extras, signal) };

@@ -66,7 +66,7 @@ export function definitionRe(symbol: string): RegExp {
  * (`c.json`, `app.config.from_object`) is matched by its method alone.
  */
 function definesSymbol(p: Passage, s: string, re: RegExp): boolean {
-  if (p.inherited?.some((i) => i.name === s)) return true;
+  if (p.resolved?.some((i) => i.name === s)) return true;
   const path = p.symbol?.split(/\s*[›,]\s*|\./).filter(Boolean);
   const leaf = leafName(s);
   const owner = s.split('.').at(-2);
@@ -364,7 +364,7 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
     if (p.path) for (const t of textTerms(p.path)) all.add(t);
     if (p.symbol) for (const t of textTerms(p.symbol)) all.add(t);
     // The definition of `App.run` that App inherits is `App.run`: the name's words are its own.
-    for (const i of p.inherited ?? []) for (const t of textTerms(i.name)) all.add(t);
+    for (const i of p.resolved ?? []) for (const t of textTerms(i.name)) all.add(t);
     const matchedKeys = [...q.weights.keys()].filter((t) => termCredit(t, all) > 0);
     const got = matchedKeys.reduce((a, t) => a + (all.has(t) ? (q.weights.get(t) ?? 0) : 0), 0);
     const matched = matchedKeys.map((t) => q.display.get(t) ?? t);
@@ -589,14 +589,14 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   // Not called but named, as a type or a value (echo's `Binder Binder` field for "who uses the Binder interface?").
   const uses = !!callOf && !calls && !first.defines.length && said(new RegExp(`(?<![\\w$])${escapeRe(leafName(callOf))}(?![\\w$])`));
   // A method the class asked about inherits: the base's own name, and whose it is.
-  const inherits = calls || uses ? undefined : first.passage.inherited?.find((i) => i.name === first.defines[0]);
+  const inherits = calls || uses ? undefined : first.passage.resolved?.find((i) => i.name === first.defines[0] && i.via);
   const sym = calls || uses ? quotedSymbol(first) : inherits ? inherits.definition : (first.defines[0] ?? quotedSymbol(first));
   const where = sym ? `\`${sym}\` in ${placeLink(first.passage)}` : placeLink(first.passage);
   let s: string;
   // `new TypeAdapterFactory() {` makes one rather than calling it.
   const creates = calls && said(new RegExp(`\\bnew\\s+(?:[\\w$]+\\.)*${escapeRe(leafName(callOf!))}\\s*[(<{]`));
   if (calls || uses) s = `${where} ${aboutTests && isTestPassage(first.passage) ? 'tests it' : creates ? 'creates one' : calls ? 'calls it' : 'uses it'}`;
-  else if (inherits?.implements) s = `${where} implements it`;
+  else if (inherits?.via === 'implements') s = `${where} implements it`;
   else if (inherits) s = `${where} defines it (\`${inherits.name.split(/\.|::|#/).at(-2)}\` inherits it)`;
   else if (first.defines.length) s = `${where} defines it`;
   else if (first.matched.length) s = `${where} is where this happens (it matches ${words(first.matched)})`;

@@ -17,11 +17,11 @@ export interface Passage {
   language?: string;
   symbol?: string;
   /**
-   * The question's names that this passage defines through inheritance, as the index resolved
-   * them, with the definition's own name: `Sanic.run` as `StartupMixin.run` when `Sanic` inherits
-   * `run` from `StartupMixin`.
+   * The question's qualified names that this passage defines, as the index resolved them, with
+   * the definition's own name: `ILogger.Write` itself, or `Sanic.run` as `StartupMixin.run` (`via`
+   * inheritance, as `Sanic` inherits `run`), or `Ctx.JSON` as `DefaultRes.JSON` (`via` implementing).
    */
-  inherited?: { name: string; definition: string; implements?: boolean }[];
+  resolved?: { name: string; definition: string; via?: 'inherits' | 'implements' }[];
   /** The retriever's fused score in [0, 1], when the passage came from relevance. */
   retrieval?: number;
   /** The entry as the caller sent it (kept on conversation messages). */
