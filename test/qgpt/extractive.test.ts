@@ -636,7 +636,7 @@ describe('hints without a model', () => {
 });
 
 describe('extractive answerer: the places cited', () => {
-  it('cites a definition once when its head and its long docstring are two pieces, and still cites another definition next to it', () => {
+  it('cites a definition once when it comes in pieces, side by side or far apart, and still cites another definition next to it', () => {
     const group = (index: number, startLine: number, endLine: number, symbol: string, text: string): Passage => ({ index, path: 'sanic/blueprints.py', startLine, endLine, text, symbol, language: 'py', entry: {} });
     const passages = [
       group(0, 613, 681, 'BlueprintGroup', '    URL prefix, version and other shared attributes of a blueprint group.\n    The app loads each blueprint of the group.\n    """'),
@@ -646,5 +646,9 @@ describe('extractive answerer: the places cited', () => {
     ];
     const cited = citedPlaces('how does the app load a blueprint group?', rankPlaces('how does the app load a blueprint group?', passages));
     assert.deepEqual(cited.map((m) => `${m.passage.path}:${m.passage.startLine}`), ['sanic/blueprints.py:613', 'sanic/blueprints.py:682', 'guide/blueprints.md:1']);
+    // A long method's first and last pieces, far apart: one definition, cited once.
+    const route = (index: number, startLine: number, endLine: number, text: string): Passage => ({ index, path: 'sanic/mixins/routes.py', startLine, endLine, text, symbol: 'RouteMixin › route', language: 'py', entry: {} });
+    const far = citedPlaces('what does the blueprint route decorator do?', rankPlaces('what does the blueprint route decorator do?', [route(0, 38, 56, '    def route(self, uri):\n        """Decorate a function to be registered as a route of the blueprint."""'), route(1, 210, 211, '        return decorator  # the route decorator of the blueprint'), { ...passages[3]!, index: 2 }]));
+    assert.deepEqual(far.map((m) => `${m.passage.path}:${m.passage.startLine}`), ['sanic/mixins/routes.py:38', 'guide/blueprints.md:1']);
   });
 });

@@ -453,9 +453,10 @@ function within(a: Passage, b: Passage, gap: number): boolean {
  * The places an answer cites, in the order given (the ranking the reader sees: the answer flow
  * orders the list with {@link answerOrder}), at most three:
  * the first always, the next ones when they match a word of the question. Test files only when
- * the question is about tests (or nothing else was found); one place per stretch of a file: places
- * that overlap, or the next piece of the same definition (a class's two-line head and its long
- * docstring are two chunks: sanic's `BlueprintGroup` was cited twice).
+ * the question is about tests (or nothing else was found); one place per stretch of a file and per
+ * definition: places that overlap, or pieces of the same definition (a class's two-line head and
+ * its long docstring are two chunks: sanic's `BlueprintGroup` was cited twice, and so was its
+ * 170-line `RouteMixin.route`, by its first lines and its last).
  */
 export function citedPlaces(query: string, ranked: PlaceMatch[], max = MAX_CITED): PlaceMatch[] {
   const byIndex = [...ranked].sort((a, b) => a.passage.index - b.passage.index);
@@ -467,7 +468,7 @@ export function citedPlaces(query: string, ranked: PlaceMatch[], max = MAX_CITED
     if (out.length >= max) break;
     if (out.length && !m.matched.length) continue;
     const dup = out.some((o) => o.passage.path === m.passage.path && (o.passage.startLine === undefined || m.passage.startLine === undefined ||
-      within(o.passage, m.passage, 0) || (o.passage.symbol === m.passage.symbol && within(o.passage, m.passage, 1))));
+      within(o.passage, m.passage, 0) || (o.passage.symbol === m.passage.symbol && (!!m.passage.symbol || within(o.passage, m.passage, 1)))));
     if (!dup) out.push(m);
   }
   return out;
