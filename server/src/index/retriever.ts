@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { invalid, notFound } from '../core/errors';
 import type { Retriever as RetrieverContract, Snippet } from '../core/interfaces';
 import { SearchEngine, type ChunkRecord, type Hit } from './searchEngine';
+import { ownerAndMember } from './symbols';
 import { chunkText } from './chunker';
 import { languageOfExt, isCode } from './languages';
 import type { IndexContext } from './context';
@@ -43,9 +44,9 @@ export class Retriever {
   }
 
   definitionsOf(name: string): ReturnType<RetrieverContract['definitionsOf']> {
-    const parts = name.replace(/::|#/g, '.').replace(/\(\)$/, '').split('.');
-    if (parts.length < 2) return [];
-    const [owner, leaf] = [parts.at(-2)!, parts.at(-1)!];
+    const m = ownerAndMember(name);
+    if (!m) return [];
+    const { owner, member: leaf } = m;
     const at = ({ key, def }: { key: string; def: { startLine: number; endLine: number; qualifiedName: string } }, via?: 'inherits' | 'implements') =>
       ({ path: key, startLine: def.startLine, endLine: def.endLine, qualifiedName: def.qualifiedName, ...(via ? { via } : {}) });
     const resolved = [...this.ctx.symbols.inherited(owner, leaf).map((d) => at(d, 'inherits')), ...this.ctx.symbols.implementations(owner, leaf).map((d) => at(d, 'implements'))];

@@ -415,15 +415,13 @@ export class SymbolIndex {
    * is known. Bases are matched by name, so a base named like several classes looks in each.
    */
   inherited(owner: string, name: string): { key: string; def: FileSymbol }[] {
-    const classes = (cls: string) => this.classesNamed(cls).map((c) => c.def);
-    const own = (cls: string) => this.ownDefinitions(cls, name);
-    if (own(owner).length) return [];
+    if (this.ownDefinitions(owner, name).length) return [];
     const seen = new Set([owner]);
     const walk = (cls: string, depth: number): { key: string; def: FileSymbol }[] => {
-      for (const base of classes(cls).flatMap((d) => d.bases ?? [])) {
+      for (const base of this.classesNamed(cls).flatMap((c) => c.def.bases ?? [])) {
         if (seen.has(base)) continue;
         seen.add(base);
-        const found = own(base);
+        const found = this.ownDefinitions(base, name);
         if (found.length) return found;
         if (depth < MAX_BASE_DEPTH) {
           const up = walk(base, depth + 1);
@@ -674,10 +672,6 @@ export function filesOverridingWithSuper(defs: FoundSymbol[], refs: SymbolRefere
 }
 
 /**
- * A reference in a test: in a test file, or inside a test module of a source file (Rust's
- * `#[cfg(test)] mod tests { … }`: its functions are `tests.name`).
- */
-/**
  * How well a reference of a class's method (`App.Listen`, `ErrorHandler.response`) fits that
  * class, by what it is called on: 0 for a receiver named after the class (`app.Listen(…)`,
  * `self.error_handler.response(…)`, `config.add_route(…)` for `Configurator`, `App.Listen`), or
@@ -686,9 +680,9 @@ export function filesOverridingWithSuper(defs: FoundSymbol[], refs: SymbolRefere
  * told (no receiver, a one- or two-letter name). 0 for every reference of a plain name.
  */
 export function receiverFit(r: SymbolReference, query: string): number {
-  const parts = query.trim().replace(/::|#/g, '.').replace(/\(\)$/, '').split('.').filter(Boolean);
-  if (parts.length < 2) return 0;
-  const owner = norm(parts.at(-2)!);
+  const member = ownerAndMember(query);
+  if (!member) return 0;
+  const owner = norm(member.owner);
   const esc = r.name.replace(/\$/g, '\\$');
   const inOwner = !!r.enclosing?.split('.').some((p) => norm(p) === owner);
   let best = 1;
@@ -710,6 +704,23 @@ function norm(s: string): string {
   return s.toLowerCase().replace(/_/g, '');
 }
 
+/** The references that fit a class's method best ({@link receiverFit}): all of them for a plain name. */
+export function bestFitting(refs: SymbolReference[], query: string): SymbolReference[] {
+  const fits = refs.map((r) => receiverFit(r, query));
+  const best = Math.min(...fits);
+  return refs.filter((_, i) => fits[i] === best);
+}
+
+/** A qualified name's class and member (`a.B.run`, `B::run`, `B#run()` → B, run); undefined for a plain name. */
+export function ownerAndMember(query: string): { owner: string; member: string } | undefined {
+  const parts = query.trim().replace(/::|#/g, '.').replace(/\(\)$/, '').split('.').filter(Boolean);
+  return parts.length < 2 ? undefined : { owner: parts.at(-2)!, member: parts.at(-1)! };
+}
+
+/**
+ * A reference in a test: in a test file, or inside a test module of a source file (Rust's
+ * `#[cfg(test)] mod tests { … }`: its functions are `tests.name`).
+ */
 export function isTestReference(r: SymbolReference): boolean {
   return isTestPath(r.relativePath) || /(?:^|\.)tests?\./.test(r.enclosing ?? '');
 }
@@ -823,10 +834,7 @@ export function symbolTargets(
       const all = inCode.length ? inCode : referencesOf();
       const inTests = all.filter(isTestReference);
       const refs = aboutTests ? (inTests.length ? inTests : all) : all.filter((r) => !isTestReference(r));
-      const anyCalls = refs.some((r) => r.kind === 'call') ? refs.filter((r) => r.kind === 'call') : refs;
-      // Of a class's method, the calls on that class's objects (`app.Listen`, not `net.Listen`).
-      const fits = anyCalls.map((r) => receiverFit(r, s.name));
-      const calls = anyCalls.filter((_, i) => fits[i] === Math.min(...fits));
+      const calls = bestFitting(refs.some((r) => r.kind === 'call') ? refs.filter((r) => r.kind === 'call') : refs, s.name);
       const perFile = new Map<string, SymbolReference[]>();
       for (const r of calls) perFile.set(r.path, [...(perFile.get(r.path) ?? []), r]);
       const ranked = [...perFile].sort((a, b) => b[1].length - a[1].length).slice(0, 5);

@@ -16,7 +16,7 @@ import type { FlowInput } from '../qgpt/answerFlow';
 import type { QGPTConversationMessage, RelevantQGPTSeed } from '../protocol/wire';
 import * as path from 'node:path';
 import { callSiteSymbol } from '../qgpt/intent';
-import { receiverFit } from '../index/symbols';
+import { bestFitting } from '../index/symbols';
 
 export interface StreamDeps extends QgptDeps {
   streams: StreamManager;
@@ -40,10 +40,8 @@ async function callSitesOf(deps: StreamDeps, query: string, rel: Record<string, 
   const sym = callSiteSymbol(query);
   if (!sym) return { seeds: [], passages: [] };
   try {
-    const all = await deps.index.findReferences(sym, { callsOnly: true, limit: 50 });
     // Of a class's method, the calls on that class's objects when there are any (`app.Listen`, not `net.Listen`).
-    const fits = all.map((x) => receiverFit(x, sym));
-    const refs = all.filter((_, i) => fits[i] === Math.min(...fits));
+    const refs = bestFitting(await deps.index.findReferences(sym, { callsOnly: true, limit: 50 }), sym);
     const scope = Array.isArray(rel.paths) ? (rel.paths as string[]).map((p) => path.resolve(p)) : undefined;
     const files = [...new Set(refs.map((x) => x.path))].filter((f) => !scope || scope.some((s) => f === s || f.startsWith(s + path.sep))).slice(0, 8);
     if (!files.length) return { seeds: [], passages: [] };

@@ -175,12 +175,11 @@ export class AnswerFlow {
    */
   private resolved(query: string, passages: Passage[]): Passage[] {
     const names = queryTerms(query).symbols.filter((s) => /[.#]|::/.test(s)).slice(0, 8);
-    const defs = names.flatMap((name) => this.deps.retriever.definitionsOf(name).map((d) => ({ name, ...d })));
+    // Workspace-relative, as the passages are by now.
+    const defs = relativize(names.flatMap((name) => this.deps.retriever.definitionsOf(name).map((d) => ({ name, ...d }))), this.deps.retriever.folders());
     if (!defs.length) return passages;
-    // Passages from relevance carry absolute paths; those a caller sent, workspace-relative ones.
-    const rel = new Map(defs.map((d) => [d.path, this.relative([{ index: 0, path: d.path, text: '', entry: {} as RelevantQGPTSeed }])[0]!.path]));
     return passages.map((p) => {
-      const found = defs.filter((d) => (d.path === p.path || rel.get(d.path) === p.path) && p.startLine !== undefined && p.startLine <= d.endLine && d.startLine <= (p.endLine ?? p.startLine));
+      const found = defs.filter((d) => d.path === p.path && p.startLine !== undefined && p.startLine <= d.endLine && d.startLine <= (p.endLine ?? p.startLine));
       return found.length ? { ...p, resolved: found.map((d) => ({ name: d.name, definition: d.qualifiedName, ...(d.via ? { via: d.via } : {}) })) } : p;
     });
   }
@@ -220,10 +219,10 @@ export class AnswerFlow {
     if (input.search) {
       withNotice(extras, indexNotice(this.indexProgress()));
       const found = await input.search(topic || query);
-      ({ seeds, passages } = reorder(topic || query, found.seeds, this.relative(this.resolved(topic || query, found.passages)), topic === null ? callSiteSymbol(query) : null));
+      ({ seeds, passages } = reorder(topic || query, found.seeds, this.resolved(topic || query, this.relative(found.passages)), topic === null ? callSiteSymbol(query) : null));
       if (onRelevance && !onRelevance(seeds, { ...extras })) return null;
     } else {
-      passages = reorder(query, undefined, this.relative(this.resolved(query, input.passages ?? [])), null).passages;
+      passages = reorder(query, undefined, this.resolved(query, this.relative(input.passages ?? [])), null).passages;
     }
     if (!input.wantAnswer) return { query, extras, passages };
     if (topic !== null) return { query, extras, passages, run: await this.people(topic || query, passages, extras, signal) };

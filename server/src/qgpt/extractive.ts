@@ -61,8 +61,8 @@ export function definitionRe(symbol: string): RegExp {
 /**
  * Whether passage `p` defines the question's symbol `s` (`re`: its definition pattern). A name
  * qualified by a class (`Blueprint.add_url_rule`) needs that class in the passage's symbol path
- * where it has one: `BlueprintSetupState.add_url_rule` is another method, unless the index found
- * the passage's method to be the one that class inherits. An instance's name
+ * where it has one: `BlueprintSetupState.add_url_rule` is another method, unless the index resolved
+ * the name to the passage's definition (`resolved`: its own, inherited or implemented). An instance's name
  * (`c.json`, `app.config.from_object`) is matched by its method alone.
  */
 function definesSymbol(p: Passage, s: string, re: RegExp): boolean {

@@ -108,7 +108,7 @@ export function placeOf(p: Passage): string {
 }
 
 /** Paths inside a workspace folder are cited relative to it: shorter, and what a reader knows. */
-export function relativize(passages: Passage[], folders: string[]): Passage[] {
+export function relativize<T extends { path?: string }>(passages: T[], folders: string[]): T[] {
   const roots = folders.map((f) => f.replace(/[\\/]+$/, '')).sort((a, b) => b.length - a.length);
   return passages.map((p) => {
     if (!p.path || !(p.path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p.path))) return p;
