@@ -95,6 +95,10 @@ describe('question: what a question asks', () => {
     assert.deepEqual(names('where is the compose function called?'), ['compose']);
     assert.deepEqual(names('what does the httpbin fixture return?'), ['httpbin'], 'a pytest fixture by its role');
     assert.deepEqual(names('How is the Rational class printed?'), ['Rational'], 'a Capitalised word mid-sentence');
+    // Not said to be a class: kept apart, as a function or method spelled so (Go's, C#'s).
+    assert.deepEqual(names('How is middleware chained with Next?'), []);
+    assert.deepEqual(analyzeQuestion('How is middleware chained with Next?').capitalised, ['Next']);
+    assert.deepEqual(analyzeQuestion('Next, how is middleware chained?').capitalised, [], 'not a sentence\'s first word');
     assert.deepEqual(names('what does ModelViewSet.list do?'), ['ModelViewSet.list'], 'the method a dotted name asks about, not its class');
     assert.deepEqual(names('where is `ErrorHandler.response` called?'), ['ErrorHandler.response']);
     assert.deepEqual(names('Routing: how are paths matched? see router.py, e.g. here'), [], 'no sentence-initial word, file name or e.g.');

@@ -431,6 +431,20 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     assert.match(text, /^`DefaultRes\.JSON` in \[`res\.go:[0-9-]+`\]\([^)]+\) implements it/, text);
   });
 
+  it('a Capitalised word the question does not call a class names a function or method spelled so (Go\'s `Next`), never a class', async () => {
+    fs.writeFileSync(path.join(repo, 'ctx.go'), 'package fiber\n\n// Next runs the following handler of the route.\nfunc (c *DefaultCtx) Next() error {\n\tc.index++\n\treturn c.route.Handlers[c.index](c)\n}\n');
+    fs.mkdirSync(path.join(repo, 'middleware'), { recursive: true });
+    const mw = (name: string) => `package ${name}\n\n// New makes the ${name} middleware: a middleware in the chain that calls next unless skipped.\nfunc New(cfg Config) Handler {\n\treturn func(c Ctx) error {\n\t\t// middleware chain: skip when next says so\n\t\tif cfg.Next != nil && cfg.Next(c) {\n\t\t\treturn c.Next()\n\t\t}\n\t\treturn c.Next()\n\t}\n}\n`;
+    fs.writeFileSync(path.join(repo, 'middleware', 'logger.go'), mw('logger'));
+    fs.writeFileSync(path.join(repo, 'middleware', 'limiter.go'), mw('limiter'));
+    fs.writeFileSync(path.join(repo, 'pkg', 'errors.py'), '"""How the Flask application handles errors: the Flask app turns errors into responses."""\n\n\ndef handle_errors(app):\n    """The Flask application handles errors here."""\n    return app\n');
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    await ready(w);
+    const first = async (query: string) => path.relative(repo, (await w!.request(QgptRelevance, { query, options: { database: true } })).relevant.iterable[0]?.path ?? '');
+    assert.equal(await first('How is middleware chained with Next?'), 'ctx.go');
+    assert.equal(await first('How does the Flask application handle errors?'), path.join('pkg', 'errors.py'), 'the class Flask is not what the project\'s name means');
+  });
+
   it('of a class\'s method, calls on something else (`net.listen`) come after those that may be its own, even an example\'s', async () => {
     const refs = await referencesIn({
       'server.ts': "import * as net from 'node:net';\nexport class App {\n  listen(port: number) {\n    return net.listen(port);\n  }\n  restart() {\n    return this.listen(0);\n  }\n}\n",

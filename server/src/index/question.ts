@@ -17,6 +17,8 @@ export interface NamedSymbol {
   codeShaped: boolean;
   /** The kind of definition the question names beside it: "the Context class", "function parse". */
   kind?: SymbolKind;
+  /** A Capitalised word the question does not call a class: only a function or method spelled so counts. */
+  plain?: boolean;
 }
 
 /** Words naming a kind of definition, as the symbol index calls it (a struct is a class). */
@@ -49,6 +51,11 @@ export interface QuestionInfo {
    * through an instance where no file of the project is called that (searchEngine decides).
    */
   fileShaped: string[];
+  /**
+   * Capitalised words mid-sentence that the question does not call a class ("how is middleware
+   * chained with Next?"): in Go or C# a function or method spelled so (searchEngine decides).
+   */
+  capitalised: string[];
 }
 
 const QUESTION_START = /^\s*(how|what|why|where|when|which|who|whose|is|are|was|does|do|did|can|could|should|would|will|explain|describe|show|find|list|tell)\b/i;
@@ -187,6 +194,7 @@ export function analyzeQuestion(text: string): QuestionInfo {
     else if (kind && !prev.kind) prev.kind = kind;
   };
   for (const m of trimmed.matchAll(CODE_SPAN)) add(m[1]!.trim(), true, m.index! + 1 + m[1]!.indexOf(m[1]!.trim()), unquoted);
+  const capitalised: string[] = [];
   for (const m of prose.matchAll(CODE_SHAPED)) {
     const w = m[0];
     if (CAPITALISED.test(w)) {
@@ -196,6 +204,7 @@ export function analyzeQuestion(text: string): QuestionInfo {
       if (!before || /[.!?:]$/.test(before)) continue;
       const after = prose.slice(m.index! + w.length);
       if (CLASS_NOUN.test(after) || ASKS_DEFINITION.test(prose)) add(w, false, m.index);
+      else if (!capitalised.includes(w)) capitalised.push(w);
     } else {
       add(w, true, m.index);
     }
@@ -227,5 +236,6 @@ export function analyzeQuestion(text: string): QuestionInfo {
   // (whose file had been ranked and cited first; the method is a mixin's).
   if (natural) for (const name of [...symbols.keys()]) if ([...symbols.keys()].some((o) => o.startsWith(name + '.'))) symbols.delete(name);
   const intent: SymbolIntent = USAGE.some((re) => re.test(trimmed)) ? 'usage' : DEFINITION.test(trimmed) ? 'definition' : 'about';
-  return { natural, symbols: [...symbols.values()], intent, asksForTests: natural && ASKS_FOR_TESTS.test(withoutTestDomain(trimmed)), howTo: natural && (HOW_TO.test(trimmed) || SYMPTOM.test(trimmed)), framing: natural ? framingOf(trimmed) : new Map(), fileShaped };
+  return { natural, symbols: [...symbols.values()], intent, asksForTests: natural && ASKS_FOR_TESTS.test(withoutTestDomain(trimmed)), howTo: natural && (HOW_TO.test(trimmed) || SYMPTOM.test(trimmed)), framing: natural ? framingOf(trimmed) : new Map(), fileShaped,
+    capitalised: natural ? capitalised.filter((w) => !symbols.has(w)) : [] };
 }

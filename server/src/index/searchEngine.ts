@@ -1010,6 +1010,7 @@ export class SearchEngine {
       const hint = name.toLowerCase();
       if (!this.hasFileNamed(hint)) named.push({ name, codeShaped: true });
     }
+    for (const name of q.capitalised) named.push({ name, codeShaped: false, plain: true });
     if (!named.length) return undefined;
     const refs = (name: string) => {
       const ts = terms(name.split(/[.:#]/).pop() ?? '');

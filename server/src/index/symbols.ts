@@ -786,7 +786,7 @@ const CLASS_LIKE = new Set<SymbolKind>(['class', 'interface', 'type', 'enum']);
  * English words that happen to be method names elsewhere do not move the ranking.
  */
 export function symbolTargets(
-  named: { name: string; codeShaped: boolean; kind?: SymbolKind }[],
+  named: { name: string; codeShaped: boolean; kind?: SymbolKind; plain?: boolean }[],
   intent: 'definition' | 'usage' | 'about',
   symbols: SymbolIndex,
   aboutTests: boolean,
@@ -817,7 +817,10 @@ export function symbolTargets(
       if (k > 0 && parts.length - k === 1 && !/[_A-Z]/.test(tail.slice(1)) && (!opts.plainTails || SELF.has(parts[0]!))) break;
       defs = symbols.find(tail, { limit: 50, exact: true }).filter((d) => d.match <= 1 || (s.codeShaped && d.match === 4));
     }
-    if (!s.codeShaped) defs = defs.filter((d) => CLASS_LIKE.has(d.kind) && d.match === 0);
+    // A Capitalised word the question does not call a class (`plain`) is a name only where a
+    // function or a method is spelled so: Go's and C#'s `Next`, `Listen`, not a class the project
+    // is named after ("the Flask application").
+    if (!s.codeShaped) defs = defs.filter((d) => (s.plain ? d.kind === 'function' || d.kind === 'method' : CLASS_LIKE.has(d.kind)) && d.match === 0);
     if (!aboutTests && defs.some((d) => !d.test)) defs = defs.filter((d) => !d.test);
     if (!defs.length || new Set(defs.map((d) => d.path)).size > MAX_DEFINING_FILES) continue;
     // Another case (`GetPath` for "getPath") only where the name itself is defined nowhere; it
