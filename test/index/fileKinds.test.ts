@@ -93,6 +93,50 @@ describe('declarations, translation catalogs, project settings and vendored code
       assert.ok(is(about[0], c.aboutFirst), `a question about it wants ${c.aboutFirst}: ${about.join(', ')}`);
     }
 
+    it("Rust's unit tests beside the code (`#[cfg(test)] mod tests`) count as tests: the code that does it comes first, unless the question is about tests", async () => {
+      const { dir: repo, write } = cores.repo('repo-rust-tests');
+      write('src/extract/path.rs', [
+        '/// Extracts the path parameters of a request as the route captured them.',
+        'pub fn path_params(uri: &str, route: &Route) -> Vec<(String, String)> {',
+        '    route.captures(uri).map(|(k, v)| (k.to_owned(), percent_decode(v))).collect()',
+        '}',
+        '',
+      ].join('\n'));
+      write('src/routing/router.rs', [
+        'pub struct Router { routes: Vec<Route> }',
+        '',
+        'impl Router {',
+        '    pub fn route(mut self, path: &str) -> Self {',
+        '        self.routes.push(Route::new(path));',
+        '        self',
+        '    }',
+        '}',
+        '',
+        '#[cfg(test)]',
+        'mod tests {',
+        '    use super::*;',
+        '',
+        '    #[test]',
+        '    fn extracts_path_parameters() {',
+        '        let params = path_params("/users/7", &Route::new("/users/:id"));',
+        '        assert_eq!(params, vec![("id".into(), "7".into())], "path parameters of the request");',
+        '    }',
+        '',
+        '    #[tokio::test]',
+        '    async fn extracts_percent_encoded_path_parameters() {',
+        '        let params = path_params("/files/a%20b", &Route::new("/files/:name"));',
+        '        assert_eq!(params[0].1, "a b", "decoded path parameters of the request");',
+        '    }',
+        '}',
+        '',
+      ].join('\n'));
+      const engine = (await cores.open(repo)).index.engine;
+      const question = 'How are the path parameters of a request extracted?';
+      assert.equal(rankedFiles(engine, question, { testFactor: 1, questionTestFactor: 1 })[0], 'src/routing/router.rs', 'on words alone the unit tests win');
+      assert.equal(rankedFiles(engine, question)[0], 'src/extract/path.rs');
+      assert.equal(rankedFiles(engine, 'Which tests cover extracting the path parameters of a request?')[0], 'src/routing/router.rs', 'asked about tests, the tests');
+    });
+
     it('the code that processes comes before the declaration that repeats its words, unless the question is about types', async () => {
       const { dir: repo, write } = cores.repo();
       write('src/plugins/css.ts', [

@@ -98,6 +98,37 @@ export function isTestPath(relPath: string): boolean {
   return TEST_PATH.test(p) || TEST_CLASS_FILE.test(p);
 }
 
+/**
+ * Rust's unit tests, which live beside the code in a `#[cfg(test)] mod tests`: a piece of a `.rs`
+ * file whose functions all carry a test attribute (`#[test]`, `#[tokio::test]`, `#[crate::test]`).
+ */
+/**
+ * The 1-based line ranges of a Rust file's test modules (`#[cfg(test)]` then `mod tests {`, to the
+ * `}` that closes it at the same indentation), from the file's lines.
+ */
+export function rustTestModules(lines: string[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^\s*#\[cfg\(test\)\]\s*$/.test(lines[i]!)) continue;
+    let j = i + 1;
+    while (j < lines.length && /^\s*(#\[|\/\/)/.test(lines[j]!)) j++;
+    const head = /^(\s*)(?:pub(?:\([^)]*\))?\s+)?mod\s+\w+\s*\{\s*$/.exec(lines[j] ?? '');
+    if (!head) continue;
+    let end = j + 1;
+    while (end < lines.length && lines[end] !== `${head[1]}}`) end++;
+    out.push([i + 1, Math.min(end, lines.length - 1) + 1]);
+    i = end;
+  }
+  return out;
+}
+
+export function isRustTestCode(relPath: string | undefined, text: string | undefined): boolean {
+  if (!relPath?.endsWith('.rs') || !text) return false;
+  const tests = text.match(/^\s*#\[(?:[\w:]+::)?test\b/gm)?.length ?? 0;
+  const fns = text.match(/^\s*(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s/gm)?.length ?? 0;
+  return tests > 0 && tests >= fns;
+}
+
 const CHANGELOG_PATH = /(^|\/)(changes|changelogs?|change[-_]log|history|news|release[-_]?notes|releases|whats[-_]?new)(\.[a-z]+)?$|(^|\/)(changelogs?|\.?changes|\.changesets?|blog|(?:prev_|next_)?whats[-_]?new|release[-_]?notes|releases|announce|newsfragments|(?:prev_|next_)?api[-_]changes)\/|(^|\/)release-v?\d+(\.\d+)+\.[a-z]+$/i;
 
 /**

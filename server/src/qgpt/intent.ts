@@ -3,7 +3,7 @@
  * ("where is X called?"), tests. Each answer face takes the same path for the same words.
  */
 import { withoutTestDomain } from '../index/question';
-import { isTestPath as isTestFile } from '../index/languages';
+import { isTestPath as isTestFile, isRustTestCode } from '../index/languages';
 
 const PEOPLE_RE =
   /\b(?:who(?:m)?\s+(?:(?:can|could|should|would|might|do|does|shall)\s+(?:I\s+|we\s+)?(?:help|ask|explain|review|talk\s+to|contact|answer)|knows?|wrote|writes|authored|maintains?|owns?|works?\s+on|worked\s+on|changed|touched|is\s+(?:the\s+)?(?:expert|owner|maintainer|author)|are\s+(?:the\s+)?(?:experts|owners|maintainers|authors))|(?:wer|quién|quien|qui)\s+(?:kennt|kann|sabe|puede|connaît|peut|hat|escribió))\b/i;
@@ -71,9 +71,5 @@ export function isTestPath(p: string | undefined): boolean {
  * `#[tokio::test]`, `#[crate::test]`).
  */
 export function isTestPassage(p: { path?: string; text?: string }): boolean {
-  if (isTestPath(p.path)) return true;
-  if (!p.path?.endsWith('.rs') || !p.text) return false;
-  const tests = p.text.match(/^\s*#\[(?:[\w:]+::)?test\b/gm)?.length ?? 0;
-  const fns = p.text.match(/^\s*(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s/gm)?.length ?? 0;
-  return tests > 0 && tests >= fns;
+  return isTestPath(p.path) || isRustTestCode(p.path, p.text);
 }
