@@ -445,6 +445,27 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     assert.equal(await first('How does the Flask application handle errors?'), path.join('pkg', 'errors.py'), 'the class Flask is not what the project\'s name means');
   });
 
+  it('asked what an interface\'s method does, the answer leads with what implements it, not a piece of the interface named after the method', async () => {
+    // A big interface is chunked in pieces named by their first methods (`Ctx › Locals, App, BaseURL`), as fiber's is.
+    const methods = ['Locals', 'App', 'BaseURL', 'Cookies', 'Drop', 'Fresh', 'Hostname', 'IP', 'Method', 'Params', 'Path', 'Protocol', 'Query', 'Range', 'Secure', 'Stale'];
+    fs.writeFileSync(path.join(repo, 'ctx_interface_gen.go'), ['package fiber', '', '// Ctx represents the Context which hold the HTTP request and response.', 'type Ctx interface {',
+      ...methods.flatMap((m) => [`\t// ${m} returns the ${m.toLowerCase()} of the request that this ctx holds,`, '\t// read from the underlying request of the ctx, valid until the handler returns.',
+        m === 'Locals' ? '\t// Locals makes it possible to pass values under keys scoped to the request: ctx locals.' : `\t// See the documentation of ${m}.`, `\t${m}(key any, value ...any) any`]),
+      '}', ''].join('\n'));
+    fs.writeFileSync(path.join(repo, 'ctx.go'), 'package fiber\n\n// DefaultCtx is the default context.\ntype DefaultCtx struct {\n\tDefaultReq\n\tapp *App\n}\n');
+    fs.writeFileSync(path.join(repo, 'req.go'), [
+      'package fiber', '', 'type DefaultReq struct{ c *DefaultCtx }', '',
+      'func (r *DefaultReq) Locals(key any, value ...any) any {',
+      '\tif len(value) == 0 {', '\t\treturn r.c.fasthttp.UserValue(key)', '\t}',
+      '\tr.c.fasthttp.SetUserValue(key, value[0])', '\treturn value[0]', '}', '',
+    ].join('\n'));
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    await ready(w);
+    const out = await w.request(QgptRelevance, { query: 'what does Ctx.Locals do?', options: { database: true, question: true } });
+    const text = out.answer!.answers.iterable[0]!.text;
+    assert.match(text, /^`DefaultReq\.Locals` in \[`req\.go:[0-9-]+`\]\([^)]+\) implements it/, text);
+  });
+
   it('of a class\'s method, calls on something else (`net.listen`) come after those that may be its own, even an example\'s', async () => {
     const refs = await referencesIn({
       'server.ts': "import * as net from 'node:net';\nexport class App {\n  listen(port: number) {\n    return net.listen(port);\n  }\n  restart() {\n    return this.listen(0);\n  }\n}\n",

@@ -344,6 +344,9 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
   const definesCalled = callOf ? definitionLine(callOf) : null;
   // "What does X return?": X's return statements are what to quote, not its signature.
   const returns = typeof query === 'string' && q.symbols.length > 0 && RETURNS_RE.test(query);
+  // Names the index resolved to what implements them: the interface's declaration (fiber's
+  // `Locals(key any, value ...any) any` in `type Ctx interface`) does not define them too.
+  const implemented = new Set(passages.flatMap((p) => (p.resolved ?? []).filter((i) => i.via === 'implements').map((i) => i.name)));
   const out: PlaceMatch[] = [];
   for (const p of passages) {
     const lines = p.text.split(/\r?\n/);
@@ -369,11 +372,13 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
     const got = matchedKeys.reduce((a, t) => a + (all.has(t) ? (q.weights.get(t) ?? 0) : 0), 0);
     const matched = matchedKeys.map((t) => q.display.get(t) ?? t);
     const coverage = total > 0 ? got / total : 0;
-    const defines = q.symbols.filter((s, i) => definesSymbol(p, s, defs[i]!));
+    const defines = q.symbols.filter((s, i) => (implemented.has(s) ? !!p.resolved?.some((r) => r.name === s) : definesSymbol(p, s, defs[i]!)));
+    // A definition the index resolved the name to is named by it too (`DefaultReq.Locals` is `Ctx.Locals`).
+    const named = Math.max(nameCoverage(q, p.symbol, total), ...(p.resolved ?? []).map((i) => nameCoverage(q, i.name.split(/\.|::|#/).join(' › '), total)));
     const { start: best, quote } = quoteWindow(lines, lineScores);
     out.push({
       passage: p,
-      score: scorePlace(coverage, defines.length > 0, p.retrieval, q.symbols.length > 0, nameCoverage(q, p.symbol, total)),
+      score: scorePlace(coverage, defines.length > 0, p.retrieval, q.symbols.length > 0, named),
       coverage,
       matched,
       defines,
