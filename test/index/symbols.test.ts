@@ -11,7 +11,7 @@ import { leadSentence, rankPlaces } from '../../server/src/qgpt/extractive';
 import type { Passage } from '../../server/src/qgpt/seeds';
 import { parseText } from '../../server/src/index/chunker';
 import { languageOf } from '../../server/src/index/languages';
-import { extractDefinitions, findReferences, SymbolIndex, type FileSymbol } from '../../server/src/index/symbols';
+import { extractDefinitions, findReferences, isTestNamedAfter, SymbolIndex, type FileSymbol } from '../../server/src/index/symbols';
 import { realCore, rankedFiles } from '../helpers/core';
 import { makeSymbolRepo } from '../helpers/symbolRepo';
 
@@ -118,6 +118,17 @@ describe('symbols: what a class inherits', () => {
 describe('symbols: names an issue writes as words', function () {
   this.timeout(120_000);
   const def = (name: string, startLine = 1): FileSymbol => ({ name, qualifiedName: name, kind: 'function', startLine, endLine: startLine + 2 });
+
+  it('finds the tests named after a name: "test" and the name\'s words, maybe more after them, in test files only', () => {
+    const idx = new SymbolIndex();
+    idx.setFile('/w/bind.go', 'bind.go', 'go', [{ ...def('BindQueryParams', 5), kind: 'method', qualifiedName: 'DefaultBinder.BindQueryParams' }, def('TestLikeHelperBindQueryParams', 20)]);
+    idx.setFile('/w/bind_test.go', 'bind_test.go', 'go', [def('TestBindQueryParamsCaseInsensitive', 30), def('TestBindQueryParams', 3), def('TestBindForm', 12), def('TestRebindQueryParams', 40)]);
+    idx.setFile('/w/tests/test_binding.py', 'tests/test_binding.py', 'python', [def('test_bind_query_params_repeated', 8)]);
+    assert.deepEqual(idx.testsNamedAfter('DefaultBinder.BindQueryParams').map((x) => x.def.name), ['TestBindQueryParams', 'test_bind_query_params_repeated', 'TestBindQueryParamsCaseInsensitive']);
+    assert.ok(isTestNamedAfter('test_bind_query_params', 'BindQueryParams'));
+    assert.ok(!isTestNamedAfter('TestRebindQueryParams', 'BindQueryParams'), 'another name that ends like it');
+    assert.ok(!isTestNamedAfter('TestRun', 'run'), 'a name too short to say');
+  });
 
   it('finds a definition whose whole name is two or three neighbouring words, not one split by a dot, in a test, or defined everywhere', () => {
     const idx = new SymbolIndex();
@@ -464,6 +475,28 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     const out = await w.request(QgptRelevance, { query: 'what does Ctx.Locals do?', options: { database: true, question: true } });
     const text = out.answer!.answers.iterable[0]!.text;
     assert.match(text, /^`DefaultReq\.Locals` in \[`req\.go:[0-9-]+`\]\([^)]+\) implements it/, text);
+  });
+
+  it('asked how a function is tested where no test calls it by name, the search and the answer lead with the test named after it (Go)', async () => {
+    fs.writeFileSync(path.join(repo, 'bind.go'), [
+      'package echo', '', '// Bind binds the request to i: path values, then query parameters, then the body.',
+      'func (b *DefaultBinder) Bind(c Context, i any) error {', '\tif err := b.BindPathValues(c, i); err != nil {', '\t\treturn err', '\t}',
+      '\treturn b.BindQueryParams(c, i)', '}', '',
+      '// BindQueryParams binds the query parameters of the request to i.',
+      'func (b *DefaultBinder) BindQueryParams(c Context, i any) error {', '\treturn bindData(i, c.QueryParams(), "query")', '}', '',
+    ].join('\n'));
+    fs.writeFileSync(path.join(repo, 'bind_test.go'), [
+      'package echo', '',
+      'func TestBindForm(t *testing.T) {', '\tc := newContext("POST", "/", userForm)', '\tassert.NoError(t, c.Bind(new(user)))', '}', '',
+      'func TestBindQueryParams(t *testing.T) {', '\tc := newContext("GET", "/?id=1&name=Jon+Snow", "")', '\tu := new(user)',
+      '\tif assert.NoError(t, c.Bind(u)) {', '\t\tassert.Equal(t, "Jon Snow", u.Name)', '\t}', '}', '',
+    ].join('\n'));
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    await ready(w);
+    const out = await w.request(QgptRelevance, { query: 'how is BindQueryParams tested?', options: { database: true, question: true } });
+    assert.equal(path.relative(repo, out.relevant.iterable[0]?.path ?? ''), 'bind_test.go');
+    const text = out.answer!.answers.iterable[0]!.text;
+    assert.match(text, /^`TestBindQueryParams` in \[`bind_test\.go:[0-9-]+`\]\([^)]+\) is the test named after it \(no test found calls `BindQueryParams` directly\)/, text);
   });
 
   it('of a class\'s method, calls on something else (`net.listen`) come after those that may be its own, even an example\'s', async () => {

@@ -352,6 +352,26 @@ export class SymbolIndex {
   }
 
   /**
+   * Test functions named after a name (`TestBindQueryParams`, `test_bind_query_params`,
+   * `testBindQueryParamsCaseInsensitive` for `BindQueryParams`): in test files, the name's words in
+   * order with nothing but "test" and more words around them. At most `max`, fewest words first.
+   */
+  testsNamedAfter(name: string, max = 5): { key: string; def: FileSymbol }[] {
+    const leaf = plainName(name);
+    const parts = [...new Set(terms(leaf))].filter((t) => !t.startsWith('='));
+    if (leaf.length < 4 || !parts.length) return [];
+    // The rarest part's list holds every such test.
+    const lists = parts.map((t) => this.parts.get(t) ?? []);
+    const list = lists.reduce((a, b) => (b.length < a.length ? b : a));
+    const out: { key: string; def: FileSymbol }[] = [];
+    for (const x of list) {
+      if (!x.entry.test || this.files.get(x.key) !== x.entry || (x.def.kind !== 'function' && x.def.kind !== 'method')) continue;
+      if (isTestNamedAfter(x.def.name, leaf)) out.push({ key: x.key, def: x.def });
+    }
+    return out.sort((a, b) => a.def.name.length - b.def.name.length).slice(0, max);
+  }
+
+  /**
    * Definitions whose whole name the text writes as two or three neighbouring words ("the
    * `Dataset` repr" → `dataset_repr`, "the latex printer" → `LatexPrinter`): each word three
    * letters or more, written apart (not already one identifier), the name defined outside tests
@@ -574,6 +594,17 @@ const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const COMMENT_LINE = /^\s*(#|\/\/|\/\*|\*)/;
 
 /** The plain name a (possibly qualified) query looks for: `Flask.handle_exception` → handle_exception. */
+/**
+ * Whether a test function's name is a name's with "test" before it and maybe more words after
+ * (`TestBindQueryParams`, `test_bind_query_params_case_insensitive` for `BindQueryParams`).
+ */
+export function isTestNamedAfter(testName: string, name: string): boolean {
+  const flat = (n: string) => n.toLowerCase().replace(/_/g, '');
+  const t = flat(testName);
+  const want = flat(plainName(name));
+  return want.length >= 4 && t.startsWith('test') && t.slice(4).startsWith(want);
+}
+
 export function plainName(query: string): string {
   const parts = query.trim().replace(/::|#/g, '.').replace(/\(\)$/, '').split('.').filter(Boolean);
   return parts[parts.length - 1] ?? '';
@@ -837,6 +868,14 @@ export function symbolTargets(
       const all = inCode.length ? inCode : referencesOf();
       const inTests = all.filter(isTestReference);
       const refs = aboutTests ? (inTests.length ? inTests : all) : all.filter((r) => !isTestReference(r));
+      // Asked how it is tested where no test uses it by name: the tests named after it
+      // (echo's `TestBindQueryParams` binds through `c.Bind`), before the code that calls it.
+      const named = aboutTests && !inTests.length ? symbols.testsNamedAfter(s.name) : [];
+      if (named.length) {
+        named.forEach(({ key, def }, i) => give(key, 2 / (i + 1), def.startLine));
+        for (const d of defs) if (!out.has(d.path)) out.set(d.path, { bonus: 0, lines: [d.startLine], definesOnly: true });
+        continue;
+      }
       const calls = bestFitting(refs.some((r) => r.kind === 'call') ? refs.filter((r) => r.kind === 'call') : refs, s.name);
       const perFile = new Map<string, SymbolReference[]>();
       for (const r of calls) perFile.set(r.path, [...(perFile.get(r.path) ?? []), r]);

@@ -6,7 +6,7 @@ import type { AnswerExtras, AnswerNotice, QGPTConversationMessage, RelevantQGPTS
 import { relativize, type Passage } from './seeds';
 import { startAnswer, type AnswerRun } from './answerer';
 import { acceptRewrite, isFollowUp, repromptRules, repromptWithModel } from './reprompt';
-import { asksAboutTests, callSiteSymbol, isTestPassage, peopleTopic } from './intent';
+import { asksAboutTests, callSiteSymbol, isTestPassage, peopleTopic, testNamedAfter } from './intent';
 import { gitRoot, personsFor, type PersonsResult, type Target } from './persons';
 import { peopleAnswer } from './peopleAnswer';
 import { leafName, queryTerms } from './terms';
@@ -114,7 +114,10 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
     const text = notCalls(p);
     return { i, direct: direct.test(text), calls: call.test(text), defines: p.text.split('\n').some(defines), test: testsFirst && isTestPassage(p) };
   });
-  const rank = (x: (typeof order)[number]) => (x.calls && !x.defines ? (x.direct ? 0 : 1) : x.calls ? 2 : 3);
+  // "How is X tested?" where no test calls it by name: the tests named after it come first
+  // (echo's `TestBindQueryParams` binds through `c.Bind`).
+  const named = testsFirst && !order.some((x) => x.test && x.calls) ? new Set(order.filter((x) => x.test && testNamedAfter(passages[x.i]!, symbol)).map((x) => x.i)) : undefined;
+  const rank = (x: (typeof order)[number]) => (named?.has(x.i) ? -1 : x.calls && !x.defines ? (x.direct ? 0 : 1) : x.calls ? 2 : 3);
   // "Where is X tested?": of the places that call X, the tests' first.
   return order.sort((a, b) => rank(a) - rank(b) || Number(b.test) - Number(a.test) || a.i - b.i).map((x) => x.i);
 }

@@ -1,7 +1,7 @@
 import type { QGPTQuestionAnswer } from '../protocol/wire';
 import { type Passage, placeOf } from './seeds';
 import { queryTerms, textTerms, termCredit, stemKey, leafName, type QueryTerms } from './terms';
-import { asksAboutTests, callSiteSymbol, isTestPassage } from './intent';
+import { asksAboutTests, callSiteSymbol, isTestPassage, testNamedAfter } from './intent';
 import { asksAboutExamples, docstringLines, isExamplePath, languageOf, withoutTrailingComment } from '../index/languages';
 
 /**
@@ -421,6 +421,15 @@ export function answerOrder(query: string, passages: Passage[]): { order: number
     const k = sorted.findIndex((m) => rankOf(m) < FIRST_FROM_FILES && !later(m));
     if (k > 0) sorted.unshift(...sorted.splice(k, 1));
   }
+  // "How is X tested?" where no test calls X by name: the tests named after it first.
+  const callOf = wantTests ? callSiteSymbol(query) : null;
+  if (callOf) {
+    const re = callPattern(callOf);
+    if (!sorted.some((m) => isTestPassage(m.passage) && re.test(m.passage.text))) {
+      const named = sorted.filter((m) => testNamedAfter(m.passage, callOf));
+      if (named.length) sorted.splice(0, sorted.length, ...named, ...sorted.filter((m) => !named.includes(m)));
+    }
+  }
   return { order: sorted.map((m) => pos.get(m.passage)!), scores: sorted.map((m) => m.score) };
 }
 
@@ -601,7 +610,10 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   let s: string;
   // `new TypeAdapterFactory() {` makes one rather than calling it.
   const creates = calls && said(new RegExp(`\\bnew\\s+(?:[\\w$]+\\.)*${escapeRe(leafName(callOf!))}\\s*[(<{]`));
-  if (calls || uses) s = `${where} ${aboutTests && isTestPassage(first.passage) ? 'tests it' : creates ? 'creates one' : calls ? 'calls it' : 'uses it'}`;
+  // Asked how X is tested, a test named after it that calls no X by name (it goes through another API).
+  const namedTest = aboutTests && callOf && !calls && !uses ? testNamedAfter(first.passage, callOf) : undefined;
+  if (namedTest) s = `\`${namedTest}\` in ${placeLink(first.passage)} is the test named after it (no test found calls \`${leafName(callOf!)}\` directly)`;
+  else if (calls || uses) s = `${where} ${aboutTests && isTestPassage(first.passage) ? 'tests it' : creates ? 'creates one' : calls ? 'calls it' : 'uses it'}`;
   else if (inherits?.via === 'implements') s = `${where} implements it`;
   else if (inherits) s = `${where} defines it (\`${inherits.name.split(/\.|::|#/).at(-2)}\` inherits it)`;
   else if (first.defines.length) s = `${where} defines it`;
@@ -610,7 +622,7 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   if (rest.length) s += `; see also ${rest.map((m) => { const n = quotedSymbol(m); return n ? `\`${n}\` (${placeLink(m.passage)})` : placeLink(m.passage); }).join(' and ')}`;
   // "How is X tested?" where no test among the places calls X: say so before the code that does.
   const testCalls = (m: PlaceMatch) => isTestPassage(m.passage) && saysIn(m, callRe!);
-  if (aboutTests && (calls || uses) && !isTestPassage(first.passage) && !cited.some(testCalls)) s = `No test found calls \`${leafName(callOf!)}\` directly; ${s}`;
+  if (aboutTests && !namedTest && (calls || uses) && !isTestPassage(first.passage) && !cited.some(testCalls)) s = `No test found calls \`${leafName(callOf!)}\` directly; ${s}`;
   return s + '.';
 }
 

@@ -4,6 +4,7 @@
  */
 import { withoutTestDomain } from '../index/question';
 import { isTestPath as isTestFile, isRustTestCode } from '../index/languages';
+import { isTestNamedAfter } from '../index/symbols';
 
 const PEOPLE_RE =
   /\b(?:who(?:m)?\s+(?:(?:can|could|should|would|might|do|does|shall)\s+(?:I\s+|we\s+)?(?:help|ask|explain|review|talk\s+to|contact|answer)|knows?|wrote|writes|authored|maintains?|owns?|works?\s+on|worked\s+on|changed|touched|is\s+(?:the\s+)?(?:expert|owner|maintainer|author)|are\s+(?:the\s+)?(?:experts|owners|maintainers|authors))|(?:wer|quién|quien|qui)\s+(?:kennt|kann|sabe|puede|connaît|peut|hat|escribió))\b/i;
@@ -72,4 +73,14 @@ export function isTestPath(p: string | undefined): boolean {
  */
 export function isTestPassage(p: { path?: string; text?: string }): boolean {
   return isTestPath(p.path) || isRustTestCode(p.path, p.text);
+}
+
+/** A test function's definition: Go's `func TestX(`, Python's `def test_x(`, Java's `void testX(`, Rust's `fn test_x(`. */
+const TEST_FUNCTION = /\b(?:func|def|fn|void|function)\s+(?:\([^)\n]*\)\s*)?([Tt]est\w*)\s*\(/g;
+
+/** The first test function a test passage defines that is named after `name` (`TestBindQueryParams`), if any. */
+export function testNamedAfter(p: { path?: string; text?: string }, name: string): string | undefined {
+  if (!p.text || !isTestPassage(p)) return undefined;
+  for (const m of p.text.matchAll(TEST_FUNCTION)) if (isTestNamedAfter(m[1]!, name)) return m[1];
+  return undefined;
 }
