@@ -651,4 +651,23 @@ describe('extractive answerer: the places cited', () => {
     const far = citedPlaces('what does the blueprint route decorator do?', rankPlaces('what does the blueprint route decorator do?', [route(0, 38, 56, '    def route(self, uri):\n        """Decorate a function to be registered as a route of the blueprint."""'), route(1, 210, 211, '        return decorator  # the route decorator of the blueprint'), { ...passages[3]!, index: 2 }]));
     assert.deepEqual(far.map((m) => `${m.passage.path}:${m.passage.startLine}`), ['sanic/mixins/routes.py:38', 'guide/blueprints.md:1']);
   });
+
+  it('cites a Python function by its body, once, not by the typing overloads before it, in another chunk named otherwise', () => {
+    const piece = (index: number, startLine: number, endLine: number, symbol: string, text: string): Passage => ({ index, path: 'src/werkzeug/wrappers/request.py', startLine, endLine, text, symbol, language: 'py', entry: {}, retrieval: 1 - index * 0.1 });
+    const passages = [
+      piece(0, 375, 410, 'Request › data, get_data', [
+        '    @t.overload', '    def get_data(', '        self, cache: bool = True, as_text: t.Literal[False] = False', '    ) -> bytes: ...', '',
+        '    @t.overload', '    def get_data(', '        self, cache: bool = True, as_text: t.Literal[True] = ...', '    ) -> str: ...',
+      ].join('\n')),
+      piece(1, 411, 459, 'Request › get_data, form', [
+        '    def get_data(', '        self, cache: bool = True, as_text: bool = False, parse_form_data: bool = False', '    ) -> bytes | str:',
+        '        """This reads the buffered incoming data from the client into one bytes object."""', '        return self._cached_data',
+      ].join('\n')),
+      { index: 2, path: 'docs/request_data.rst', startLine: 61, endLine: 116, text: 'Request data\n\nget_data reads the request body.', symbol: 'Request data', language: 'rst', entry: {}, retrieval: 0.5 },
+    ];
+    const query = 'What does Request.get_data do?';
+    const cited = citedPlaces(query, rankPlaces(query, passages));
+    assert.deepEqual(cited.map((m) => `${m.passage.path}:${m.passage.startLine}`), ['src/werkzeug/wrappers/request.py:411', 'docs/request_data.rst:61']);
+    assert.match(leadSentence(cited), /^`Request\.get_data` in \[`src\/werkzeug\/wrappers\/request\.py:411-459`\]\([^)]+\) defines it/);
+  });
 });

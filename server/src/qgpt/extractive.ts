@@ -59,6 +59,25 @@ export function definitionRe(symbol: string): RegExp {
 }
 
 /**
+ * Whether every Python `def name(` in the text is a typing overload (`@overload`, `@t.overload`):
+ * signatures for type checkers, the function itself defined after them (werkzeug's
+ * `Request.get_data` was cited by its two overloads, then again by its body).
+ */
+function onlyOverloads(text: string, name: string): boolean {
+  const lines = text.split(/\r?\n/);
+  const def = new RegExp(`^\\s*(?:async\\s+)?def\\s+${escapeRe(name)}\\s*\\(`);
+  let seen = false;
+  for (let i = 0; i < lines.length; i++) {
+    if (!def.test(lines[i]!)) continue;
+    let j = i - 1;
+    while (j >= 0 && !lines[j]!.trim()) j--;
+    if (j < 0 || !/^\s*@(?:\w+\.)*overload\s*$/.test(lines[j]!)) return false;
+    seen = true;
+  }
+  return seen;
+}
+
+/**
  * Whether passage `p` defines the question's symbol `s` (`re`: its definition pattern). A name
  * qualified by a class (`Blueprint.add_url_rule`) needs that class in the passage's symbol path
  * where it has one: `BlueprintSetupState.add_url_rule` is another method, unless the index resolved
@@ -66,6 +85,7 @@ export function definitionRe(symbol: string): RegExp {
  * (`c.json`, `app.config.from_object`) is matched by its method alone.
  */
 function definesSymbol(p: Passage, s: string, re: RegExp): boolean {
+  if (onlyOverloads(p.text, leafName(s))) return false;
   if (p.resolved?.some((i) => i.name === s)) return true;
   const path = p.symbol?.split(/\s*[›,]\s*|\./).filter(Boolean);
   const leaf = leafName(s);
@@ -481,9 +501,15 @@ export function citedPlaces(query: string, ranked: PlaceMatch[], max = MAX_CITED
   for (const m of list) {
     if (out.length >= max) break;
     if (out.length && !m.matched.length) continue;
-    const dup = out.some((o) => o.passage.path === m.passage.path && (o.passage.startLine === undefined || m.passage.startLine === undefined ||
-      within(o.passage, m.passage, 0) || (o.passage.symbol === m.passage.symbol && (!!m.passage.symbol || within(o.passage, m.passage, 1)))));
-    if (!dup) out.push(m);
+    // The same definition's pieces, also where their chunks are named apart (`Request › data, get_data`
+    // and `Request › get_data, form` quote one `Request.get_data`).
+    const name = quotedSymbol(m);
+    const dup = out.findIndex((o) => o.passage.path === m.passage.path && (o.passage.startLine === undefined || m.passage.startLine === undefined ||
+      within(o.passage, m.passage, 0) || (o.passage.symbol === m.passage.symbol && (!!m.passage.symbol || within(o.passage, m.passage, 1))) ||
+      (!!name && quotedSymbol(o) === name)));
+    if (dup < 0) out.push(m);
+    // Of two pieces of one name, the one that defines it (the body after Python's typing overloads).
+    else if (m.defines.length && !out[dup]!.defines.length && !!name && quotedSymbol(out[dup]!) === name) out[dup] = m;
   }
   return out;
 }
