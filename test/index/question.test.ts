@@ -104,6 +104,8 @@ describe('question: what a question asks', () => {
     assert.deepEqual(names('Routing: how are paths matched? see router.py, e.g. here'), [], 'no sentence-initial word, file name or e.g.');
     assert.equal(analyzeQuestion('where is compose called?').intent, 'usage');
     assert.equal(analyzeQuestion('which functions call handle_exception?').intent, 'usage');
+    // Raised, thrown or made: the places that do, not the class's definition.
+    for (const q of ['Where is MethodNotAllowed raised?', 'where is the RouteExists exception thrown?', 'Where is BlueprintGroup instantiated?']) assert.equal(analyzeQuestion(q).intent, 'usage', q);
     // A dotted name is no full stop that ends the question.
     assert.equal(analyzeQuestion('Where is `ErrorHandler.response` called?').intent, 'usage');
     assert.equal(analyzeQuestion('how is Flask.url_for tested?').intent, 'usage');

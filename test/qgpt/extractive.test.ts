@@ -448,6 +448,33 @@ describe('extractive answerer: the order of the places', () => {
     assert.deepEqual(callSitesFirst('ErrorHandler.response', [arrow, { ...caller, index: 1 }]), [1, 0]);
   });
 
+  it('"where is MethodNotAllowed raised?": the place that raises it, not its definition, nor a docstring\'s "Raises:" section or example', () => {
+    const query = 'Where is MethodNotAllowed raised?';
+    assert.equal(callSiteSymbol(query), 'MethodNotAllowed');
+    assert.equal(callSiteSymbol('Where is the RouteExists exception thrown?'), 'RouteExists');
+    for (const [name, line] of [['MethodNotAllowed', '            raise MethodNotAllowed('], ['check', '    assert check(x)'], ['Close', '\tdefer Close(f)'], ['serve', '\tgo serve(conn)']]) {
+      assert.ok(!definitionRe(name!).test(line!), `${line!.trim()} defines nothing`);
+    }
+    const router = {
+      ...passage(0, 'sanic/router.py', [
+        'class Router(BaseRouter):', '    """The router implementation."""  # noqa: E501', '',
+        '    def _get(self, path, method, host):', '        try:', '            return self.resolve(path=path, method=method)',
+        '        except NoMethod as e:', '            raise MethodNotAllowed(', '                f"Method {method} not allowed for URL {path}",', '            ) from None', '',
+        '    def get(self, path, method, host):', '        """Retrieve a route.', '', '        Raises:', '            MethodNotAllowed: if the method is not allowed for the route', '        """',
+        '        return self._get(path, method, host)',
+      ].join('\n')), language: 'python', symbol: 'Router › _get, get', retrieval: 1,
+    };
+    const definition = { ...passage(1, 'sanic/exceptions.py', 'class MethodNotAllowed(HTTPException):\n    """405 Method Not Allowed."""\n    status_code = 405'), language: 'python', symbol: 'MethodNotAllowed', retrieval: 0.4 };
+    assert.deepEqual(callSitesFirst('MethodNotAllowed', [definition, { ...router, index: 1 }]), [1, 0]);
+    const [m] = rankPlaces(query, [router]);
+    assert.deepEqual(m!.defines, [], 'a docstring\'s "Raises:" line defines nothing');
+    assert.match(leadSentence([m!], callSiteSymbol(query)), /^`Router\._get` in .* raises it\.$/);
+    // Python makes one by calling the class; a docstring's example (`group = group(bp1, bp2)`) is no definition of `group`.
+    const group = { ...passage(0, 'sanic/blueprints.py', '        """Group blueprints.\n\n        .. code-block:: python\n\n            group = group(bp1, bp2, version=2)\n        """\n        bps = BlueprintGroup(url_prefix=url_prefix)\n        return bps'), language: 'python', symbol: 'Blueprint › group', retrieval: 1 };
+    const [g] = rankPlaces('Where is BlueprintGroup instantiated?', [group]);
+    assert.match(leadSentence([g!], callSiteSymbol('Where is BlueprintGroup instantiated?')), /^`Blueprint\.group` in .* creates one\.$/);
+  });
+
   it('"where is next called?": a trailing comment that names next() calls nothing; the call in the code does', () => {
     assert.equal(withoutTrailingComment('\tmatchIndex int    // pre-resolved endpoint index for next()'), '\tmatchIndex int');
     assert.equal(withoutTrailingComment('x = "a // b" + y  # see run()'), 'x = "a // b" + y');
@@ -540,7 +567,7 @@ describe('extractive answerer: the order of the places', () => {
     const [d] = rankPlaces(q, [doc]);
     assert.doesNotMatch(leadSentence([d!], callSiteSymbol(q)), /calls it/);
     const [c] = rankPlaces(q, [code]);
-    assert.match(leadSentence([c!], callSiteSymbol(q)), /^`Map\.add` in .* calls it\.$/);
+    assert.match(leadSentence([c!], callSiteSymbol(q)), /^`Map\.add` in .* creates one\.$/);
   });
 
   it('names a TypeScript method signature the chunk\'s names leave out by its owner ("Router.navigate"), and a possessive\'s name is no term of its own', () => {

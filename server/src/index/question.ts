@@ -88,7 +88,7 @@ const FRAMING_WEIGHT = 0.35;
  */
 // Within one sentence: no question mark, and no full stop but a dotted name's (`ErrorHandler.response`).
 const USAGE = [
-  /\b(where|who|which\s+\w+|what\s+(?:code|functions?|methods?|files?|modules?|classes|places?))\b(?:[^?.]|\.(?=\w)){0,80}?\b(called|used|invoked|referenced|imported|tested)\b(?!\s+(?:for|to|as|by the|in order)\b)/i,
+  /\b(where|who|which\s+\w+|what\s+(?:code|functions?|methods?|files?|modules?|classes|places?))\b(?:[^?.]|\.(?=\w)){0,80}?\b(called|used|invoked|referenced|imported|tested|instantiated|raised|thrown)\b(?!\s+(?:for|to|as|by the|in order)\b)/i,
   // "How is X tested?", "how is X used?" (not "how is X used to …"), "an example of using X".
   /\bhow\s+(?:is|are)\b(?:[^?.]|\.(?=\w)){1,80}?\b(?:tested|used)\s*(?:[?.]|$|\b(?:in|by|from|across)\b)/i,
   /\bexamples?\s+of\s+(?:using|calling|how\s+to\s+(?:use|call))\b/i,

@@ -112,7 +112,8 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
   };
   const order = passages.map((p, i) => {
     const text = notCalls(p);
-    return { i, direct: direct.test(text), calls: call.test(text), defines: p.text.split('\n').some(defines), test: testsFirst && isTestPassage(p) };
+    const inDoc = docstringLines(p.text, p.path);
+    return { i, direct: direct.test(text), calls: call.test(text), defines: p.text.split('\n').some((l, k) => !inDoc[k] && defines(l)), test: testsFirst && isTestPassage(p) };
   });
   // "How is X tested?" where no test calls it by name: the tests named after it come first
   // (echo's `TestBindQueryParams` binds through `c.Bind`).

@@ -41,7 +41,7 @@ function escapeRe(s: string): string {
  * the next line — not a call such as `return build();` or `new Adapter() {`.
  */
 function typedDeclaration(leaf: string): string {
-  return `(?:^\\s*(?:@\\w+(?:\\([^)]*\\))?\\s+)*(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|virtual|async|default|open|suspend|sealed|native)\\s+)*(?!(?:return|new|await|yield|throw|else|case|in|of|typeof|not|and|or)\\s)[\\w.<>\\[\\]?,]+[ \\t]+${leaf}\\s*(?:<[^>]*>)?\\s*\\((?:[^()]*\\)\\s*(?:throws\\s+[\\w.,\\s]+|:\\s*[\\w.<>\\[\\]?,\\s]+)?\\s*(?:\\{.*|=>.*)?|[^()]*)$)`;
+  return `(?:^\\s*(?:@\\w+(?:\\([^)]*\\))?\\s+)*(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|virtual|async|default|open|suspend|sealed|native)\\s+)*(?!(?:return|new|await|yield|throw|raise|assert|del|defer|go|if|elif|while|else|case|in|of|typeof|not|and|or)\\s)[\\w.<>\\[\\]?,]+[ \\t]+${leaf}\\s*(?:<[^>]*>)?\\s*\\((?:[^()]*\\)\\s*(?:throws\\s+[\\w.,\\s]+|:\\s*[\\w.<>\\[\\]?,\\s]+)?\\s*(?:\\{.*|=>.*)?|[^()]*)$)`;
 }
 
 /** A line that defines `symbol` (by its last part), in any of the languages the index reads. */
@@ -56,6 +56,23 @@ export function definitionRe(symbol: string): RegExp {
   // Go's methods name their receiver first: `func (e *Echo) ServeHTTP(`, on one line (a struct's
   // `serveHTTPFunc func(…)` field above a `Binder Binder` field defines no `Binder`).
   return new RegExp(`(?:\\b${DEF_WORDS}[ \\t]+${leaf}\\b)|(?:\\bfunc[ \\t]*\\([^)\\n]*\\)[ \\t]*${leaf}\\b)|(?:^\\s*(?:public |private |protected |static |async |export )*${leaf}\\s*(?:<[^>]*>)?\\s*(?:\\([^()]*\\)\\s*(?::\\s*[^;{=]+?\\s*)?(?:\\{|=>)|\\([^()]*\\)\\s*:\\s*[^;{=]+?;|=(?!=)|:(?!:)))|(?:^#+\\s*\`?${leaf}\\b)|${typedDeclaration(leaf)}|(?:^\\s*(?:(?:public|private|protected|static|async|readonly|override|abstract) )*${leaf}<\\s*$)`, 'm');
+}
+
+/**
+ * Whether a line of the passage outside its docstrings matches the definition pattern: a
+ * docstring's "Raises:" section (`MethodNotAllowed: if the method is not allowed`) defines nothing.
+ */
+function definedIn(p: Passage, re: RegExp): boolean {
+  if (!re.test(p.text)) return false;
+  const inDoc = docstringLines(p.text, p.path);
+  if (!inDoc.some(Boolean)) return true;
+  // Where each match starts (a signature may run over several lines).
+  const lineAt = (i: number) => p.text.slice(0, i).split('\n').length - 1;
+  for (const m of p.text.matchAll(new RegExp(re.source, re.flags.includes('g') ? re.flags : re.flags + 'g'))) {
+    if (!inDoc[lineAt(m.index!)]) return true;
+    if (m[0].length === 0) break;
+  }
+  return false;
 }
 
 /**
@@ -92,9 +109,9 @@ function definesSymbol(p: Passage, s: string, re: RegExp): boolean {
   const owner = s.split('.').at(-2);
   if (owner && /^[A-Z]/.test(owner) && path?.length) {
     const hasOwner = path.includes(owner) || new RegExp(`\\b(?:class|struct|interface|impl)\\s+${escapeRe(owner)}\\b`).test(p.text);
-    return hasOwner && (path.includes(leaf) || re.test(p.text));
+    return hasOwner && (path.includes(leaf) || definedIn(p, re));
   }
-  return re.test(p.text) || (path !== undefined && path.includes(leaf));
+  return definedIn(p, re) || (path !== undefined && path.includes(leaf));
 }
 
 /**
@@ -562,9 +579,11 @@ export function quotedSymbol(m: PlaceMatch): string | undefined {
   let at = -1;
   let next: { name: string; line: number } | undefined;
   let found = false;
+  // A docstring's example (`group = group(bp1, bp2)`) defines nothing.
+  const inDoc = docstringLines(m.passage.text, m.passage.path);
   for (const n of names) {
     const re = definitionRe(n);
-    const i = lines.findIndex((l) => re.test(l));
+    const i = lines.findIndex((l, k) => !inDoc[k] && re.test(l));
     if (i < 0) continue;
     found = true;
     if (i <= start) {
@@ -635,11 +654,15 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   const where = sym ? `\`${sym}\` in ${placeLink(first.passage)}` : placeLink(first.passage);
   let s: string;
   // `new TypeAdapterFactory() {` makes one rather than calling it.
-  const creates = calls && said(new RegExp(`\\bnew\\s+(?:[\\w$]+\\.)*${escapeRe(leafName(callOf!))}\\s*[(<{]`));
+  // Python makes one by calling the class: a Capitalised name called there (`bps = BlueprintGroup(`).
+  const creates = calls && (said(new RegExp(`\\bnew\\s+(?:[\\w$]+\\.)*${escapeRe(leafName(callOf!))}\\s*[(<{]`)) ||
+    (/\.py$/.test(first.passage.path ?? '') && /^[A-Z]/.test(leafName(callOf!)) && said(callPattern(callOf!))));
+  // `raise MethodNotAllowed(…)`, `throw new RouteNotFound(…)`: raises it.
+  const raises = calls && said(new RegExp(`\\b(?:raise|throw)\\s+(?:new\\s+)?(?:[\\w$]+\\.)*${escapeRe(leafName(callOf!))}\\b`));
   // Asked how X is tested, a test named after it that calls no X by name (it goes through another API).
   const namedTest = aboutTests && callOf && !calls && !uses ? testNamedAfter(first.passage, callOf) : undefined;
   if (namedTest) s = `\`${namedTest}\` in ${placeLink(first.passage)} is the test named after it (no test found calls \`${leafName(callOf!)}\` directly)`;
-  else if (calls || uses) s = `${where} ${aboutTests && isTestPassage(first.passage) ? 'tests it' : creates ? 'creates one' : calls ? 'calls it' : 'uses it'}`;
+  else if (calls || uses) s = `${where} ${aboutTests && isTestPassage(first.passage) ? 'tests it' : raises ? 'raises it' : creates ? 'creates one' : calls ? 'calls it' : 'uses it'}`;
   else if (inherits?.via === 'implements') s = `${where} implements it`;
   else if (inherits) s = `${where} defines it (\`${inherits.name.split(/\.|::|#/).at(-2)}\` inherits it)`;
   else if (first.defines.length) s = `${where} defines it`;
