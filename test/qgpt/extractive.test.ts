@@ -679,6 +679,15 @@ describe('extractive answerer: the places cited', () => {
     assert.deepEqual(far.map((m) => `${m.passage.path}:${m.passage.startLine}`), ['sanic/mixins/routes.py:38', 'guide/blueprints.md:1']);
   });
 
+  it('a chunk inside the class asked about does not define the class: the lead names what it quotes', () => {
+    const query = 'How does ModelSerializer build fields for a model?';
+    const method = { ...passage(0, 'rest_framework/serializers.py', '    def build_field(self, field_name, info, model_class, nested_depth):\n        """\n        Return a two tuple of (cls, kwargs) to build a serializer field with.\n        """\n        if field_name in info.fields_and_pk:\n            return self.build_standard_field(field_name, info.fields_and_pk[field_name])'), startLine: 1239, endLine: 1244, language: 'python', symbol: 'ModelSerializer › build_field', retrieval: 1 };
+    const klass = { ...passage(1, 'rest_framework/serializers.py', 'class ModelSerializer(Serializer):\n    """A `ModelSerializer` is just a regular `Serializer`, with default fields for a model."""'), startLine: 907, endLine: 908, language: 'python', symbol: 'ModelSerializer', retrieval: 0.6 };
+    const cited = citedPlaces(query, rankPlaces(query, [method, klass]));
+    assert.match(leadSentence(cited), /^`ModelSerializer\.build_field` in \[`rest_framework\/serializers\.py:1239-1244`\]\([^)]+\) is where this happens/);
+    assert.match(leadSentence(cited.slice(1)), /^`ModelSerializer` in \[`rest_framework\/serializers\.py:907-908`\]\([^)]+\) defines it/);
+  });
+
   it('cites a Python function by its body, once, not by the typing overloads before it, in another chunk named otherwise', () => {
     const piece = (index: number, startLine: number, endLine: number, symbol: string, text: string): Passage => ({ index, path: 'src/werkzeug/wrappers/request.py', startLine, endLine, text, symbol, language: 'py', entry: {}, retrieval: 1 - index * 0.1 });
     const passages = [

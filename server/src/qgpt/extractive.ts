@@ -650,7 +650,10 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   const uses = !!callOf && !calls && !first.defines.length && said(new RegExp(`(?<![\\w$])${escapeRe(leafName(callOf))}(?![\\w$])`));
   // A method the class asked about inherits: the base's own name, and whose it is.
   const inherits = calls || uses ? undefined : first.passage.resolved?.find((i) => i.name === first.defines[0] && i.via);
-  const sym = calls || uses ? quotedSymbol(first) : inherits ? inherits.definition : (first.defines[0] ?? quotedSymbol(first));
+  // Defined in the passage itself, not only inside it (a method's chunk of the class asked about:
+  // drf's `ModelSerializer.build_field` is no definition of `ModelSerializer`, which starts 350 lines above).
+  const own = first.defines.length > 0 && (!!first.passage.resolved?.some((i) => i.name === first.defines[0]) || definedIn(first.passage, definitionRe(first.defines[0]!)));
+  const sym = calls || uses ? quotedSymbol(first) : inherits ? inherits.definition : own ? first.defines[0] : (quotedSymbol(first) ?? first.defines[0]);
   const where = sym ? `\`${sym}\` in ${placeLink(first.passage)}` : placeLink(first.passage);
   let s: string;
   // `new TypeAdapterFactory() {` makes one rather than calling it.
@@ -665,7 +668,7 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   else if (calls || uses) s = `${where} ${aboutTests && isTestPassage(first.passage) ? 'tests it' : raises ? 'raises it' : creates ? 'creates one' : calls ? 'calls it' : 'uses it'}`;
   else if (inherits?.via === 'implements') s = `${where} implements it`;
   else if (inherits) s = `${where} defines it (\`${inherits.name.split(/\.|::|#/).at(-2)}\` inherits it)`;
-  else if (first.defines.length) s = `${where} defines it`;
+  else if (own) s = `${where} defines it`;
   else if (first.matched.length) s = `${where} is where this happens (it matches ${words(first.matched)})`;
   else s = `No place uses the words of the question; the closest is ${where}`;
   if (rest.length) s += `; see also ${rest.map((m) => { const n = quotedSymbol(m); return n ? `\`${n}\` (${placeLink(m.passage)})` : placeLink(m.passage); }).join(' and ')}`;
