@@ -47,6 +47,8 @@ describe('question: what a question asks', () => {
     assert.ok(t('how does the dev server handle hot module replacement?').includes('hmr'));
     assert.ok(t('what is the method resolution order of a class?').includes('mro'));
     assert.ok(t('Where is the JSON Web Token checked?').includes('jwt'));
+    assert.ok(t('How does the query cache garbage collect unused queries?').includes('gc'), 'scheduleGc, gcTime');
+    assert.deepEqual(acronymPhrases('internationalization, localization and garbage collection'), [{ name: 'gc', words: 2 }, { name: 'i18n', words: 1 }, { name: 'l10n', words: 1 }]);
     // Initials of arbitrary words are not names.
     assert.ok(!t('is both a direct and a lazy call supported?').includes('bad'));
     assert.deepEqual(acronymPhrases('server-side rendering and cross-site request forgery'), [{ name: 'ssr', words: 3 }, { name: 'csrf', words: 4 }]);

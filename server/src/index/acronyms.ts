@@ -37,6 +37,10 @@ const PHRASES: [RegExp, string][] = [
   [/\bcontent[\s-]+delivery[\s-]+networks?\b/i, 'cdn'],
   [/\bcontinuous[\s-]+integration\b/i, 'ci'],
   [/\bregular[\s-]+expressions?\b/i, 'regex'],
+  [/\bgarbage[\s-]+collect(?:ion|ions|ed|s|or|ing)?\b/i, 'gc'],
+  [/\binternationali[sz]ation\b/i, 'i18n'],
+  [/\blocali[sz]ation\b/i, 'l10n'],
+  [/\bdomain[\s-]+name[\s-]+(?:system|service)\b/i, 'dns'],
 ];
 
 /** Each phrase the text spells out: the name, and how many words the text used for it. */
