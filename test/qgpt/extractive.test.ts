@@ -141,6 +141,14 @@ describe('extractive answerer: matching question words to code', () => {
     assert.notEqual(quotedSymbol(u!), 'Handlers');
   });
 
+  it('names a Go method by its receiver, which the chunk\'s names leave out', () => {
+    const q = 'how does the router find the handler for a request?';
+    const router = { ...passage(0, 'router.go', 'func (app *App) next(c *DefaultCtx) (bool, error) {\n\t// find the route of the request and run its first handler\n\ttree := app.treeIndex[c.methodInt]\n\treturn true, nil\n}'), language: 'go', symbol: 'next', retrieval: 1 };
+    const generic = { ...passage(1, 'tree.go', 'func (r *Router[T]) Match(path string) T {\n\t// the handler of the route a request path matches\n\treturn r.find(path)\n}'), language: 'go', symbol: 'Match', retrieval: 0.8 };
+    const plain = { ...passage(2, 'handler.go', 'func findHandler(path string) Handler {\n\t// the handler a request path routes to\n\treturn nil\n}'), language: 'go', symbol: 'findHandler', retrieval: 0.6 };
+    assert.deepEqual(rankPlaces(q, [router, generic, plain]).map((m) => quotedSymbol(m)), ['App.next', 'Router.Match', 'findHandler']);
+  });
+
   it('names a quote after the end of the definition above it by none (a doc comment on a re-export is not the interface\'s)', () => {
     // askcode's safePath.ts: `interface Inside { … }` ends; the comment quoted is on `export type { SkipReason }`.
     const ts = [

@@ -564,6 +564,14 @@ function why(m: PlaceMatch): string {
  * quoted, not the chunk's first name, nor a definition that merely follows the quoted lines.
  */
 export function quotedSymbol(m: PlaceMatch): string | undefined {
+  const name = quotedName(m);
+  // Go names a method by its receiver, which the chunk's names leave out: `func (app *App) next(` is `App.next`.
+  if (!name || name.includes('.') || !/\.go$/.test(m.passage.path ?? '')) return name;
+  const recv = new RegExp(`^\\s*func\\s*\\(\\s*\\w*\\s*\\*?\\s*([A-Za-z_]\\w*)(?:\\[[^\\]]*\\])?\\s*\\)\\s*${escapeRe(name)}\\s*[(\\[]`, 'm').exec(m.passage.text);
+  return recv ? `${recv[1]}.${name}` : name;
+}
+
+function quotedName(m: PlaceMatch): string | undefined {
   const sym = m.passage.symbol;
   if (!sym) return undefined;
   const parts = sym.split(/\s*›\s*/);
