@@ -36,6 +36,20 @@ describe('symbols: definitions from the parse', () => {
     assert.deepEqual(rs.map((d) => `${d.kind} ${d.qualifiedName}`), ['class Tok', 'method Tok.next', 'function split']);
   });
 
+  it('reads the attributes a Python class\'s `__init__` sets on self, once each, as the class\'s (not its locals, nor a nested function\'s)', async () => {
+    const py = await defsOf('req.py', 'class Request:\n    def __init__(self, body=None):\n        self.body = body or b""\n        if body:\n            self.parsed: dict = {}\n        self.body = b"x"\n        local = 1\n        def cb():\n            self.hidden = 2\n\n    def json(self):\n        self.cache = 1\n');
+    assert.deepEqual(py.map((d) => `${d.kind} ${d.qualifiedName} ${d.startLine}${d.attribute ? ' attribute' : ''}`), [
+      'class Request 1', 'method Request.__init__ 2', 'variable Request.body 3 attribute', 'variable Request.parsed 5 attribute', 'method Request.json 11',
+    ]);
+    const idx = new SymbolIndex();
+    idx.setFile('/w/req.py', 'req.py', 'python', py);
+    assert.deepEqual(idx.find('Request.body').map((d) => `${d.qualifiedName}:${d.startLine}`), ['Request.body:3'], 'by its qualified name');
+    assert.deepEqual(idx.find('body'), [], 'not by the bare name, which every class sets');
+    assert.ok(!idx.hasName('body'));
+    assert.equal(idx.enclosing('/w/req.py', 3)?.qualifiedName, 'Request.__init__', 'a reference on that line is in __init__');
+    assert.equal(idx.size, 3, 'counted apart from the definitions');
+  });
+
   it('reads Ruby, Java, C# and PHP definitions too (sinatra\'s `halt` was found by no name)', async () => {
     const rb = await defsOf('base.rb', [
       'module Sinatra',
@@ -429,6 +443,19 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     assert.equal(path.relative(repo, out.relevant.iterable[0]?.path ?? ''), path.join('srv', 'mixins', 'startup.py'));
     const text = out.answer!.answers.iterable[0]!.text;
     assert.match(text, /^`StartupMixin\.run` in \[`srv\/mixins\/startup\.py:1-4`\]\([^)]+\) defines it \(`App` inherits it\)/, text);
+  });
+
+  it('a qualified name finds the attribute a class\'s `__init__` sets, also one the class inherits, and the answer cites it', async () => {
+    fs.mkdirSync(path.join(repo, 'srv'), { recursive: true });
+    fs.writeFileSync(path.join(repo, 'srv', 'base.py'), 'class App:\n    """The application."""\n\n    def __init__(self, name):\n        self.name = name\n        #: The configuration of the app, a dict of its settings.\n        self.config = make_config(name)\n');
+    fs.writeFileSync(path.join(repo, 'srv', 'web.py'), 'from .base import App\n\n\nclass Web(App):\n    """The web application: its config, its routes."""\n\n    def route(self, rule):\n        return self.config.get(rule)\n');
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    await ready(w);
+    assert.deepEqual((await w.request(SymbolsFind, { name: 'Web.config' })).definitions.map((d) => `${d.qualifiedName}:${d.startLine}:${d.kind}`), ['App.config:7:variable']);
+    assert.deepEqual((await w.request(SymbolsFind, { name: 'config' })).definitions, [], 'not by the bare name');
+    const out = await w.request(QgptRelevance, { query: 'what is Web.config?', options: { database: true, question: true } });
+    const text = out.answer!.answers.iterable[0]!.text;
+    assert.match(text, /^`App\.config` in \[`srv\/base\.py:[0-9-]+`\]\([^)]+\) defines it \(`Web` inherits it\)/, text);
   });
 
   it('asked what an interface\'s method does (Go), the answer cites what implements it', async () => {

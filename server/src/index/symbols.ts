@@ -23,6 +23,8 @@ export interface FileSymbol {
   signature?: string;
   /** A class's (interface's, trait's) bases as written, last part of each name: `class Sanic(BaseSanic, StartupMixin)` → both. */
   bases?: string[];
+  /** An instance attribute its class's `__init__` sets (`self.body = b""` → `Request.body`): found by its qualified name only. */
+  attribute?: boolean;
 }
 
 // ---- extraction ------------------------------------------------------------------------
@@ -116,6 +118,27 @@ export function extractDefinitions(root: TSNode, lines: string[]): FileSymbol[] 
     out.push({ name, qualifiedName: [...scope, name].join('.'), kind, startLine: start + 1, endLine: end + 1, signature: sig(start), ...(bases ? { bases } : {}) });
   };
 
+  const selfAttributes = (fn: TSNode, scope: string[]) => {
+    const seen = new Set<string>();
+    const walk = (n: TSNode, depth: number) => {
+      if (depth > 6) return;
+      for (const c of n.namedChildren) {
+        if (!c || c.type === 'function_definition' || c.type === 'class_definition' || c.type === 'lambda') continue;
+        const left = c.type === 'assignment' ? c.childForFieldName('left') : null;
+        const obj = left?.type === 'attribute' ? left.childForFieldName('object') : null;
+        const attr = obj?.text === 'self' ? left!.childForFieldName('attribute')?.text : undefined;
+        if (attr && attr.length <= MAX_NAME && !seen.has(attr)) {
+          seen.add(attr);
+          const row = c.startPosition.row;
+          out.push({ name: attr, qualifiedName: [...scope, attr].join('.'), kind: 'variable', startLine: row + 1, endLine: row + 1, signature: sig(row), attribute: true });
+        }
+        walk(c, depth + 1);
+      }
+    };
+    const body = fn.childForFieldName('body');
+    if (body) walk(body, 0);
+  };
+
   const visit = (n: TSNode, scope: string[], inClass: boolean, exported: boolean, depth: number): void => {
     if (depth > 40) return;
     const t = n.type;
@@ -137,6 +160,8 @@ export function extractDefinitions(root: TSNode, lines: string[]): FileSymbol[] 
         return;
       }
       push(n, name, kind, scope);
+      // Python: the attributes `__init__` sets on `self` are the class's (`Request.body`).
+      if (name === '__init__' && inClass && t === 'function_definition') selfAttributes(n, scope);
       if (kind === 'function' || kind === 'method') return;
       const inner = [...scope, name];
       for (const c of n.namedChildren) if (c) visit(c, inner, kind === 'class' || kind === 'interface', false, depth + 1);
@@ -212,6 +237,8 @@ interface FileEntry {
   language: string;
   test: boolean;
   defs: FileSymbol[];
+  /** Instance attributes (`Request.body`), kept apart: only a qualified name finds them. */
+  attrs: FileSymbol[];
 }
 
 export interface FindOptions {
@@ -237,6 +264,8 @@ export class SymbolIndex {
   private readonly byName = new Map<string, Set<string>>();
   /** Lower-cased name → plain names (for case-insensitive look-ups). */
   private readonly byLower = new Map<string, Set<string>>();
+  /** Attribute name → file keys whose classes set it. */
+  private readonly attrNames = new Map<string, Set<string>>();
   private defs = 0;
   /**
    * Stemmed name part → the definitions whose name has it (`open_resource` → open, resourc). Entries
@@ -253,10 +282,17 @@ export class SymbolIndex {
     return this.files.size;
   }
 
-  setFile(key: string, rel: string, language: string, defs: FileSymbol[]): void {
+  setFile(key: string, rel: string, language: string, all: FileSymbol[]): void {
     this.removeFile(key);
-    if (!defs.length) return;
-    const entry: FileEntry = { rel, language, test: isTestPath(rel), defs };
+    if (!all.length) return;
+    const defs = all.filter((d) => !d.attribute);
+    const attrs = all.filter((d) => d.attribute);
+    const entry: FileEntry = { rel, language, test: isTestPath(rel), defs, attrs };
+    for (const a of attrs) {
+      let s = this.attrNames.get(a.name);
+      if (!s) this.attrNames.set(a.name, (s = new Set()));
+      s.add(key);
+    }
     this.files.set(key, entry);
     this.defs += defs.length;
     for (const def of defs) {
@@ -283,6 +319,11 @@ export class SymbolIndex {
     const f = this.files.get(key);
     if (!f) return;
     this.files.delete(key);
+    for (const a of f.attrs) {
+      const s = this.attrNames.get(a.name);
+      s?.delete(key);
+      if (s && !s.size) this.attrNames.delete(a.name);
+    }
     this.defs -= f.defs.length;
     this.deadPartEntries += f.defs.length;
     if (this.deadPartEntries > 10_000 && this.deadPartEntries > this.partEntries / 2) this.compactParts();
@@ -403,6 +444,7 @@ export class SymbolIndex {
     this.files.clear();
     this.byName.clear();
     this.byLower.clear();
+    this.attrNames.clear();
     this.defs = 0;
   }
 
@@ -463,6 +505,7 @@ export class SymbolIndex {
   private ownDefinitions(cls: string, name: string): { key: string; def: FileSymbol }[] {
     const out: { key: string; def: FileSymbol }[] = [];
     for (const key of this.byName.get(name) ?? []) for (const d of this.files.get(key)!.defs) if (d.name === name && d.qualifiedName.split('.').at(-2) === cls) out.push({ key, def: d });
+    if (!out.length) for (const key of this.attrNames.get(name) ?? []) for (const d of this.files.get(key)!.attrs) if (d.name === name && d.qualifiedName.split('.').at(-2) === cls) out.push({ key, def: d });
     return out;
   }
 
@@ -546,6 +589,12 @@ export class SymbolIndex {
         const theirs = d.qualifiedName.split('.').at(-2)?.toLowerCase();
         return !opts.exact && owner.length >= 3 && theirs?.includes(owner) ? 2 : undefined;
       });
+      // An attribute its class's `__init__` sets (`Request.body`), where no method has the name.
+      if (!found.some((d) => d.match === 1)) {
+        for (const key of this.attrNames.get(last) ?? []) {
+          for (const d of this.files.get(key)!.attrs) if (d.name === last && (d.qualifiedName === qualified || d.qualifiedName.endsWith('.' + qualified))) take(key, d, 1);
+        }
+      }
       // `Sanic.run` where `Sanic` does not define `run`: the method it inherits (`StartupMixin.run`).
       if (!found.some((d) => d.match === 1)) for (const { key, def } of this.inherited(parts.at(-2)!, last)) take(key, def, 1);
       // An interface's method (`Ctx.JSON`): also what implements it, as the interface's own declaration.
