@@ -50,6 +50,17 @@ describe('symbols: definitions from the parse', () => {
     assert.equal(idx.size, 3, 'counted apart from the definitions');
   });
 
+  it('reads a TypeScript class\'s fields and what its constructor sets on `this`, and a Go struct\'s named fields, as attributes', async () => {
+    const ts = await defsOf('hono.ts', 'export class Hono {\n  router: Router = new TrieRouter()\n  private errorHandler = (e) => e\n  constructor(options = {}) {\n    this.getPath = options.getPath ?? getPath\n    if (options.strict) { this.strict = true }\n    const f = () => { this.hidden = 1 }\n  }\n}\n');
+    assert.deepEqual(ts.map((d) => `${d.kind} ${d.qualifiedName} ${d.startLine}${d.attribute ? ' attribute' : ''}`), [
+      'class Hono 1', 'variable Hono.router 2 attribute', 'method Hono.errorHandler 3', 'method Hono.constructor 4', 'variable Hono.getPath 5 attribute', 'variable Hono.strict 6 attribute',
+    ]);
+    const go = await defsOf('app.go', 'package fiber\n\ntype App struct {\n\tconfig Config\n\tmutex, lock sync.Mutex\n\t*Router\n}\n');
+    assert.deepEqual(go.map((d) => `${d.kind} ${d.qualifiedName} ${d.startLine}${d.attribute ? ' attribute' : ''}`), [
+      'class App 3', 'variable App.config 4 attribute', 'variable App.mutex 5 attribute', 'variable App.lock 5 attribute',
+    ]);
+  });
+
   it('reads Ruby, Java, C# and PHP definitions too (sinatra\'s `halt` was found by no name)', async () => {
     const rb = await defsOf('base.rb', [
       'module Sinatra',

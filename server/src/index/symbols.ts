@@ -118,8 +118,13 @@ export function extractDefinitions(root: TSNode, lines: string[]): FileSymbol[] 
     out.push({ name, qualifiedName: [...scope, name].join('.'), kind, startLine: start + 1, endLine: end + 1, signature: sig(start), ...(bases ? { bases } : {}) });
   };
 
+  const attribute = (name: string, row: number, scope: string[]) => {
+    if (name.length > MAX_NAME || !/^[A-Za-z_$][\w$]*$/.test(name)) return;
+    const q = [...scope, name].join('.');
+    if (out.some((d) => d.attribute && d.qualifiedName === q)) return;
+    out.push({ name, qualifiedName: q, kind: 'variable', startLine: row + 1, endLine: row + 1, signature: sig(row), attribute: true });
+  };
   const selfAttributes = (fn: TSNode, scope: string[]) => {
-    const seen = new Set<string>();
     const walk = (n: TSNode, depth: number) => {
       if (depth > 6) return;
       for (const c of n.namedChildren) {
@@ -127,10 +132,23 @@ export function extractDefinitions(root: TSNode, lines: string[]): FileSymbol[] 
         const left = c.type === 'assignment' ? c.childForFieldName('left') : null;
         const obj = left?.type === 'attribute' ? left.childForFieldName('object') : null;
         const attr = obj?.text === 'self' ? left!.childForFieldName('attribute')?.text : undefined;
-        if (attr && attr.length <= MAX_NAME && !seen.has(attr)) {
-          seen.add(attr);
-          const row = c.startPosition.row;
-          out.push({ name: attr, qualifiedName: [...scope, attr].join('.'), kind: 'variable', startLine: row + 1, endLine: row + 1, signature: sig(row), attribute: true });
+        if (attr) attribute(attr, c.startPosition.row, scope);
+        walk(c, depth + 1);
+      }
+    };
+    const body = fn.childForFieldName('body');
+    if (body) walk(body, 0);
+  };
+
+  const thisAttributes = (fn: TSNode, scope: string[]) => {
+    const walk = (n: TSNode, depth: number) => {
+      if (depth > 6) return;
+      for (const c of n.namedChildren) {
+        if (!c || /function|class|arrow/.test(c.type)) continue;
+        const left = c.type === 'assignment_expression' ? c.childForFieldName('left') : null;
+        if (left?.type === 'member_expression' && left.childForFieldName('object')?.type === 'this') {
+          const prop = left.childForFieldName('property');
+          if (prop) attribute(prop.text, c.startPosition.row, scope);
         }
         walk(c, depth + 1);
       }
@@ -162,6 +180,8 @@ export function extractDefinitions(root: TSNode, lines: string[]): FileSymbol[] 
       push(n, name, kind, scope);
       // Python: the attributes `__init__` sets on `self` are the class's (`Request.body`).
       if (name === '__init__' && inClass && t === 'function_definition') selfAttributes(n, scope);
+      // TypeScript and JavaScript: what a constructor sets on `this` (`this.router = router`).
+      if (name === 'constructor' && inClass && t === 'method_definition') thisAttributes(n, scope);
       if (kind === 'function' || kind === 'method') return;
       const inner = [...scope, name];
       for (const c of n.namedChildren) if (c) visit(c, inner, kind === 'class' || kind === 'interface', false, depth + 1);
@@ -172,6 +192,8 @@ export function extractDefinitions(root: TSNode, lines: string[]): FileSymbol[] 
       const name = n.childForFieldName('name') ?? n.childForFieldName('property');
       const value = n.childForFieldName('value');
       if (name && name.text.length <= MAX_NAME && value && /^(arrow_function|function_expression|function)$/.test(value.type)) push(n, name.text, 'method', scope);
+      // A field (`router: Router = new TrieRouter()`) is the class's attribute.
+      else if (name) attribute(name.text, n.startPosition.row, scope);
       return;
     }
     if (t === 'impl_item') {
@@ -188,6 +210,14 @@ export function extractDefinitions(root: TSNode, lines: string[]): FileSymbol[] 
       const ty = n.childForFieldName('type');
       if (!name) return;
       push(n, name, ty?.type === 'struct_type' ? 'class' : ty?.type === 'interface_type' ? 'interface' : 'type', scope);
+      // A struct's named fields (`config Config` → `App.config`) are its attributes.
+      if (ty?.type === 'struct_type') {
+        const fields = ty.namedChildren.find((c) => c?.type === 'field_declaration_list');
+        for (const f of fields?.namedChildren ?? []) {
+          if (f?.type !== 'field_declaration') continue;
+          for (const nm of f.childrenForFieldName('name')) if (nm) attribute(nm.text, f.startPosition.row, [...scope, name]);
+        }
+      }
       if (ty?.type === 'interface_type') {
         for (const c of ty.namedChildren) {
           const m = c?.type === 'method_elem' || c?.type === 'method_spec' ? c.childForFieldName('name') : null;
