@@ -61,6 +61,19 @@ describe('symbols: definitions from the parse', () => {
     ]);
   });
 
+  it('reads Java\'s and C#\'s fields, C#\'s and PHP\'s properties, Rust\'s and C++\'s struct fields as attributes, not a method\'s declaration', async () => {
+    const attrs = async (rel: string, text: string) => (await defsOf(rel, text)).map((d) => `${d.kind} ${d.qualifiedName}${d.attribute ? ' attribute' : ''}`);
+    assert.deepEqual(await attrs('Gson.java', 'public final class Gson {\n  private final List<TypeAdapterFactory> factories, extra;\n  public Gson() { }\n}\n'),
+      ['class Gson', 'variable Gson.factories attribute', 'variable Gson.extra attribute', 'method Gson.Gson']);
+    assert.deepEqual(await attrs('Logger.cs', 'public sealed class Logger : ILogger\n{\n    readonly ILogEventSink _sink;\n    public LogEventLevel MinimumLevel { get; }\n    public void Write(LogEvent e) { }\n}\n'),
+      ['class Logger', 'variable Logger._sink attribute', 'variable Logger.MinimumLevel attribute', 'method Logger.Write']);
+    assert.deepEqual(await attrs('App.php', '<?php\nclass App\n{\n    protected ?RouteResolverInterface $routeResolver = null;\n    public function run(): void {}\n}\n'),
+      ['class App', 'variable App.routeResolver attribute', 'method App.run']);
+    assert.deepEqual(await attrs('router.rs', 'pub struct Router<S> {\n    inner: Arc<RouterInner<S>>,\n    pub(crate) fallback: bool,\n}\n'),
+      ['class Router', 'variable Router.inner attribute', 'variable Router.fallback attribute']);
+    assert.deepEqual(await attrs('server.cpp', 'struct Server {\n  int port;\n  void start();\n};\n'), ['class Server', 'variable Server.port attribute']);
+  });
+
   it('reads Ruby, Java, C# and PHP definitions too (sinatra\'s `halt` was found by no name)', async () => {
     const rb = await defsOf('base.rb', [
       'module Sinatra',

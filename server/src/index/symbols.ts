@@ -196,6 +196,24 @@ export function extractDefinitions(root: TSNode, lines: string[]): FileSymbol[] 
       else if (name) attribute(name.text, n.startPosition.row, scope);
       return;
     }
+    // Java's and C#'s fields, C#'s properties, PHP's properties: the class's attributes.
+    if ((t === 'field_declaration' || t === 'property_declaration') && inClass) {
+      const names: TSNode[] = [];
+      const declarators = [...n.childrenForFieldName('declarator'), ...n.namedChildren.filter((c) => c?.type === 'variable_declaration').flatMap((v) => v!.namedChildren.filter((c) => c?.type === 'variable_declarator'))];
+      for (const d of declarators) {
+        // C++'s `int port;` declares the name itself (a function declarator is a method, not a field).
+        const nm = d && /^(field_)?identifier$/.test(d.type) ? d : (d?.childForFieldName('name') ?? d?.namedChildren.find((c) => c?.type === 'identifier'));
+        if (nm) names.push(nm);
+      }
+      {
+        // Rust's `pub router: Router`, C#'s and PHP's named properties.
+        const nm = n.childForFieldName('name');
+        if (nm && /identifier$/.test(nm.type)) names.push(nm);
+        for (const el of n.namedChildren) if (el?.type === 'property_element') for (const v of el.namedChildren) if (v?.type === 'variable_name') names.push(v);
+      }
+      for (const nm of names) attribute(nm.text.replace(/^\$/, ''), n.startPosition.row, scope);
+      return;
+    }
     if (t === 'impl_item') {
       // Rust: `impl Router { fn new() }` → Router.new.
       const ty = n.childForFieldName('type')?.text.replace(/<.*$/s, '');
