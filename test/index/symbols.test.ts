@@ -61,7 +61,7 @@ describe('symbols: definitions from the parse', () => {
     ]);
   });
 
-  it('reads Java\'s and C#\'s fields, C#\'s and PHP\'s properties, Rust\'s and C++\'s struct fields as attributes, not a method\'s declaration', async () => {
+  it('reads Java\'s and C#\'s fields, C#\'s and PHP\'s properties, Rust\'s and C++\'s struct fields, Ruby\'s `initialize` as attributes, not a method\'s declaration', async () => {
     const attrs = async (rel: string, text: string) => (await defsOf(rel, text)).map((d) => `${d.kind} ${d.qualifiedName}${d.attribute ? ' attribute' : ''}`);
     assert.deepEqual(await attrs('Gson.java', 'public final class Gson {\n  private final List<TypeAdapterFactory> factories, extra;\n  public Gson() { }\n}\n'),
       ['class Gson', 'variable Gson.factories attribute', 'variable Gson.extra attribute', 'method Gson.Gson']);
@@ -72,6 +72,9 @@ describe('symbols: definitions from the parse', () => {
     assert.deepEqual(await attrs('router.rs', 'pub struct Router<S> {\n    inner: Arc<RouterInner<S>>,\n    pub(crate) fallback: bool,\n}\n'),
       ['class Router', 'variable Router.inner attribute', 'variable Router.fallback attribute']);
     assert.deepEqual(await attrs('server.cpp', 'struct Server {\n  int port;\n  void start();\n};\n'), ['class Server', 'variable Server.port attribute']);
+    // Ruby: what `initialize` sets (`@app = app`, `@cache ||= …`), not a block's.
+    assert.deepEqual(await attrs('base.rb', 'class Base\n  def initialize(app = nil)\n    @app = app\n    @cache ||= Cache.new\n    [1].each { @hidden = 1 }\n  end\n\n  def call(env)\n    @env = env\n  end\nend\n'),
+      ['class Base', 'method Base.initialize', 'variable Base.app attribute', 'variable Base.cache attribute', 'method Base.call']);
   });
 
   it('reads Ruby, Java, C# and PHP definitions too (sinatra\'s `halt` was found by no name)', async () => {

@@ -157,6 +157,19 @@ export function extractDefinitions(root: TSNode, lines: string[]): FileSymbol[] 
     if (body) walk(body, 0);
   };
 
+  const rubyAttributes = (fn: TSNode, scope: string[]) => {
+    const walk = (n: TSNode, depth: number) => {
+      if (depth > 6) return;
+      for (const c of n.namedChildren) {
+        if (!c || /^(method|singleton_method|class|module|lambda|block|do_block)$/.test(c.type)) continue;
+        const left = c.type === 'assignment' || c.type === 'operator_assignment' ? c.childForFieldName('left') : null;
+        if (left?.type === 'instance_variable') attribute(left.text.slice(1), c.startPosition.row, scope);
+        walk(c, depth + 1);
+      }
+    };
+    walk(fn, 0);
+  };
+
   const visit = (n: TSNode, scope: string[], inClass: boolean, exported: boolean, depth: number): void => {
     if (depth > 40) return;
     const t = n.type;
@@ -182,6 +195,8 @@ export function extractDefinitions(root: TSNode, lines: string[]): FileSymbol[] 
       if (name === '__init__' && inClass && t === 'function_definition') selfAttributes(n, scope);
       // TypeScript and JavaScript: what a constructor sets on `this` (`this.router = router`).
       if (name === 'constructor' && inClass && t === 'method_definition') thisAttributes(n, scope);
+      // Ruby: what `initialize` sets (`@settings = …`).
+      if (name === 'initialize' && inClass && t === 'method') rubyAttributes(n, scope);
       if (kind === 'function' || kind === 'method') return;
       const inner = [...scope, name];
       for (const c of n.namedChildren) if (c) visit(c, inner, kind === 'class' || kind === 'interface', false, depth + 1);
