@@ -4,7 +4,7 @@ import { callSiteSymbol, isTestPassage } from '../../server/src/qgpt/intent';
 import { hintsRules } from '../../server/src/qgpt/hints';
 import { isQuotedProse, queryTerms } from '../../server/src/qgpt/terms';
 import type { Passage } from '../../server/src/qgpt/seeds';
-import { withoutTrailingComment } from '../../server/src/index/languages';
+import { docstringLines, withoutTrailingComment } from '../../server/src/index/languages';
 import { callSitesFirst } from '../../server/src/qgpt/answerFlow';
 
 const passage = (index: number, path: string, text: string): Passage => ({ index, path, startLine: 1, text, language: 'ts', entry: {} });
@@ -565,6 +565,20 @@ describe('extractive answerer: the order of the places', () => {
     const klass = { ...code, text: `class SchemaView(APIView):\n${code.text}` };
     const [k] = rankPlaces(query, [klass]);
     assert.equal(quotedSymbol(k!), 'SchemaView', k!.quote.join('\n'));
+  });
+
+  it('a chunk that starts inside a Python docstring knows it: its examples call nothing, and the lead passes them by', () => {
+    // sanic's `BlueprintGroup`: the class line in one chunk, its long docstring with examples in the next.
+    const inside = ['    The `BlueprintGroup` class allows grouping blueprints.', '', '    ```python', '    bp1 = Blueprint("bp1", url_prefix="/bp1")', '', '    @bp1.route("/")', '    async def index(request):', '        return text("bp1")', '    ```', '    """  # noqa: E501', '', '    __slots__ = ("_blueprints",)', '', '    def append(self, bp):', '        self._blueprints.append(Blueprint.check(bp))'].join('\n');
+    assert.deepEqual(docstringLines(inside, 'sanic/blueprints.py').map(Number).join(''), '111111111100000');
+    // An opening mark alone on its line after a header, an assignment or an open call still opens one.
+    for (const text of ['def f():\n    """\n    Return a tuple.\n    """\n    return 1', 'HELP = (\n    """\n    Usage: run\n    """\n)', 'doc =\n    """\n    text\n    """']) {
+      assert.deepEqual(docstringLines(text, 'a.py').slice(0, 4), [false, true, true, true], text);
+    }
+    const q = 'where is the Blueprint class used?';
+    const doc = { ...passage(0, 'sanic/blueprints.py', inside), language: 'python', symbol: 'BlueprintGroup', retrieval: 1 };
+    const [d] = rankPlaces(q, [doc]);
+    assert.doesNotMatch(leadSentence([d!], callSiteSymbol(q)), /creates one|calls it/, 'a docstring\'s example makes no Blueprint');
   });
 
   it('"where is X used?": an example in a Python docstring, or X as a type in an annotation, is no call of it', () => {

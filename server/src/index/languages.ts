@@ -248,8 +248,19 @@ export function docstringLines(text: string, path: string | undefined): boolean[
   const out = lines.map(() => false);
   if (!/\.pyi?$/i.test(path ?? '')) return out;
   let open: string | undefined;
-  lines.forEach((l, i) => {
-    const marks = l.match(/"""|'''/g) ?? [];
+  // A chunk can start inside a docstring: its first mark alone on a line, not after a header, an
+  // assignment or an open call that it would open, closes the docstring the text began in (sanic's
+  // `BlueprintGroup` is a two-line chunk, then its 70-line docstring with examples that call `Blueprint(…)`).
+  let from = 0;
+  const first = lines.findIndex((l) => /"""|'''/.test(l));
+  const before = lines.slice(0, Math.max(0, first)).filter((l) => l.trim()).at(-1);
+  // An opener follows a header (`def f():`, `class A:`), an assignment or an open call.
+  if (first > 0 && before !== undefined && /^\s*("""|''')\s*(?:#.*)?$/.test(lines[first]!) && !/(?::|=|\()\s*(?:#.*)?$/.test(before)) {
+    for (let i = 0; i <= first; i++) out[i] = true;
+    from = first + 1;
+  }
+  for (let i = from; i < lines.length; i++) {
+    const marks = lines[i]!.match(/"""|'''/g) ?? [];
     if (open) out[i] = true;
     for (const m of marks) {
       if (!open) {
@@ -257,7 +268,7 @@ export function docstringLines(text: string, path: string | undefined): boolean[
         out[i] = true;
       } else if (m === open) open = undefined;
     }
-  });
+  }
   return out;
 }
 
