@@ -99,10 +99,6 @@ export function isTestPath(relPath: string): boolean {
 }
 
 /**
- * Rust's unit tests, which live beside the code in a `#[cfg(test)] mod tests`: a piece of a `.rs`
- * file whose functions all carry a test attribute (`#[test]`, `#[tokio::test]`, `#[crate::test]`).
- */
-/**
  * The 1-based line ranges of a Rust file's test modules (`#[cfg(test)]` then `mod tests {`, to the
  * `}` that closes it at the same indentation), from the file's lines.
  */
@@ -122,6 +118,10 @@ export function rustTestModules(lines: string[]): [number, number][] {
   return out;
 }
 
+/**
+ * Rust's unit tests, which live beside the code in a `#[cfg(test)] mod tests`: a piece of a `.rs`
+ * file whose functions all carry a test attribute (`#[test]`, `#[tokio::test]`, `#[crate::test]`).
+ */
 export function isRustTestCode(relPath: string | undefined, text: string | undefined): boolean {
   if (!relPath?.endsWith('.rs') || !text) return false;
   const tests = text.match(/^\s*#\[(?:[\w:]+::)?test\b/gm)?.length ?? 0;

@@ -1124,11 +1124,6 @@ export class SearchEngine {
   }
 }
 
-/**
- * The dense weight fades past 50 words: one mean-pooled vector of a long issue text is mostly
- * noise (SWE-bench dev, 24 issues: dense at full weight cost R@1 0.71 → 0.58), while questions
- * and commit messages are shorter.
- */
 /** A file's lines from its chunks, which cover every line once, in order. */
 function fileLines(chunks: ChunkRecord[]): string[] {
   const lines: string[] = [];
@@ -1143,6 +1138,11 @@ function inRanges(start: number, end: number, ranges: [number, number][]): boole
   return n * 2 > end - start + 1;
 }
 
+/**
+ * The dense weight fades past 50 words: one mean-pooled vector of a long issue text is mostly
+ * noise (SWE-bench dev, 24 issues: dense at full weight cost R@1 0.71 → 0.58), while questions
+ * and commit messages are shorter.
+ */
 export function denseLengthFactor(text: string): number {
   const words = text.split(/\s+/).filter(Boolean).length;
   return Math.min(1, DENSE_FULL_WORDS / Math.max(1, words));

@@ -97,6 +97,44 @@ function basesOf(n: TSNode): string[] | undefined {
   return out.length ? out : undefined;
 }
 
+/** A language's constructor (by its node type): its name, what it does not look into, and the attribute an assignment sets. */
+interface Constructor {
+  name: string;
+  skip: RegExp;
+  sets: (n: TSNode) => string | undefined;
+}
+
+/** What a constructor sets on its instance is the class's attribute (`Request.body`, `Hono.getPath`, `Base.app`). */
+const CONSTRUCTORS: Record<string, Constructor> = {
+  // Python: `self.body = …` in `__init__`.
+  function_definition: {
+    name: '__init__',
+    skip: /^(function_definition|class_definition|lambda)$/,
+    sets: (c) => {
+      const left = c.type === 'assignment' ? c.childForFieldName('left') : null;
+      return left?.type === 'attribute' && left.childForFieldName('object')?.text === 'self' ? left.childForFieldName('attribute')?.text : undefined;
+    },
+  },
+  // TypeScript and JavaScript: `this.router = router` in `constructor`.
+  method_definition: {
+    name: 'constructor',
+    skip: /function|class|arrow/,
+    sets: (c) => {
+      const left = c.type === 'assignment_expression' ? c.childForFieldName('left') : null;
+      return left?.type === 'member_expression' && left.childForFieldName('object')?.type === 'this' ? left.childForFieldName('property')?.text : undefined;
+    },
+  },
+  // Ruby: `@settings = …` (or `||=`) in `initialize`.
+  method: {
+    name: 'initialize',
+    skip: /^(method|singleton_method|class|module|lambda|block|do_block)$/,
+    sets: (c) => {
+      const left = c.type === 'assignment' || c.type === 'operator_assignment' ? c.childForFieldName('left') : null;
+      return left?.type === 'instance_variable' ? left.text.slice(1) : undefined;
+    },
+  },
+};
+
 /** The receiver type of a Go method (`func (r *Router) Match`) → `Router`. */
 function goReceiver(n: TSNode): string | undefined {
   const r = n.childForFieldName('receiver');
@@ -118,56 +156,26 @@ export function extractDefinitions(root: TSNode, lines: string[]): FileSymbol[] 
     out.push({ name, qualifiedName: [...scope, name].join('.'), kind, startLine: start + 1, endLine: end + 1, signature: sig(start), ...(bases ? { bases } : {}) });
   };
 
+  const attributes = new Set<string>();
   const attribute = (name: string, row: number, scope: string[]) => {
     if (name.length > MAX_NAME || !/^[A-Za-z_$][\w$]*$/.test(name)) return;
     const q = [...scope, name].join('.');
-    if (out.some((d) => d.attribute && d.qualifiedName === q)) return;
+    if (attributes.has(q)) return;
+    attributes.add(q);
     out.push({ name, qualifiedName: q, kind: 'variable', startLine: row + 1, endLine: row + 1, signature: sig(row), attribute: true });
   };
-  const selfAttributes = (fn: TSNode, scope: string[]) => {
+  /** The attributes a constructor sets on its instance, in its body but not in a nested function or block. */
+  const constructorAttributes = (fn: TSNode, scope: string[], ctor: Constructor) => {
     const walk = (n: TSNode, depth: number) => {
       if (depth > 6) return;
       for (const c of n.namedChildren) {
-        if (!c || c.type === 'function_definition' || c.type === 'class_definition' || c.type === 'lambda') continue;
-        const left = c.type === 'assignment' ? c.childForFieldName('left') : null;
-        const obj = left?.type === 'attribute' ? left.childForFieldName('object') : null;
-        const attr = obj?.text === 'self' ? left!.childForFieldName('attribute')?.text : undefined;
+        if (!c || ctor.skip.test(c.type)) continue;
+        const attr = ctor.sets(c);
         if (attr) attribute(attr, c.startPosition.row, scope);
         walk(c, depth + 1);
       }
     };
-    const body = fn.childForFieldName('body');
-    if (body) walk(body, 0);
-  };
-
-  const thisAttributes = (fn: TSNode, scope: string[]) => {
-    const walk = (n: TSNode, depth: number) => {
-      if (depth > 6) return;
-      for (const c of n.namedChildren) {
-        if (!c || /function|class|arrow/.test(c.type)) continue;
-        const left = c.type === 'assignment_expression' ? c.childForFieldName('left') : null;
-        if (left?.type === 'member_expression' && left.childForFieldName('object')?.type === 'this') {
-          const prop = left.childForFieldName('property');
-          if (prop) attribute(prop.text, c.startPosition.row, scope);
-        }
-        walk(c, depth + 1);
-      }
-    };
-    const body = fn.childForFieldName('body');
-    if (body) walk(body, 0);
-  };
-
-  const rubyAttributes = (fn: TSNode, scope: string[]) => {
-    const walk = (n: TSNode, depth: number) => {
-      if (depth > 6) return;
-      for (const c of n.namedChildren) {
-        if (!c || /^(method|singleton_method|class|module|lambda|block|do_block)$/.test(c.type)) continue;
-        const left = c.type === 'assignment' || c.type === 'operator_assignment' ? c.childForFieldName('left') : null;
-        if (left?.type === 'instance_variable') attribute(left.text.slice(1), c.startPosition.row, scope);
-        walk(c, depth + 1);
-      }
-    };
-    walk(fn, 0);
+    walk(fn.childForFieldName('body') ?? fn, 0);
   };
 
   const visit = (n: TSNode, scope: string[], inClass: boolean, exported: boolean, depth: number): void => {
@@ -191,12 +199,8 @@ export function extractDefinitions(root: TSNode, lines: string[]): FileSymbol[] 
         return;
       }
       push(n, name, kind, scope);
-      // Python: the attributes `__init__` sets on `self` are the class's (`Request.body`).
-      if (name === '__init__' && inClass && t === 'function_definition') selfAttributes(n, scope);
-      // TypeScript and JavaScript: what a constructor sets on `this` (`this.router = router`).
-      if (name === 'constructor' && inClass && t === 'method_definition') thisAttributes(n, scope);
-      // Ruby: what `initialize` sets (`@settings = …`).
-      if (name === 'initialize' && inClass && t === 'method') rubyAttributes(n, scope);
+      const ctor = CONSTRUCTORS[t];
+      if (ctor && inClass && name === ctor.name) constructorAttributes(n, scope, ctor);
       if (kind === 'function' || kind === 'method') return;
       const inner = [...scope, name];
       for (const c of n.namedChildren) if (c) visit(c, inner, kind === 'class' || kind === 'interface', false, depth + 1);
