@@ -670,6 +670,55 @@ describe('extractive answerer: the order of the places', () => {
     const { order } = answerOrder('What happens when a view raises an exception?', ps);
     assert.equal(ps[order[0]!]!.path, 'src/views.ts', 'third file in retrieval, first by its words');
   });
+
+  it('"where is the response body set?": a document\'s heading is no name of code, unless the question asks how to do something', () => {
+    const code = [
+      '  /**',
+      '   * Set response body.',
+      '   */',
+      '  set body (val) {',
+      '    const original = this._body',
+      '    this._body = val',
+      '  },',
+    ].join('\n');
+    const doc = '### response.body=\n\nSet response body to one of the following:\n\n- `string` written\n- `Buffer` written\n';
+    const ps = [
+      { ...passage(0, 'docs/api/response.md', doc), language: 'markdown', symbol: 'response.body=', retrieval: 0.77 },
+      { ...passage(1, 'lib/response.js', code), language: 'js', symbol: 'body', retrieval: 1 },
+    ];
+    const ask = (q: string) => ps[answerOrder(q, ps).order[0]!]!.path;
+    assert.equal(ask('Where is the response body set?'), 'lib/response.js');
+    assert.equal(ask('How do I set the response body?'), 'docs/api/response.md', 'a how-to still reads the section named for it');
+  });
+
+  it('"how does ctx.throw work?": the one file that defines the name has its words, where several do none has', () => {
+    const koa = [
+      '  /**',
+      '   * Throw an error with `status` (default 500) and `msg`.',
+      '   *',
+      '   *    this.throw(403)',
+      '   */',
+      '  throw (...args) {',
+      '    throw createError(...args)',
+      '  },',
+    ].join('\n');
+    const doc = '### ctx.throw([status], [msg], [properties])\n\nHelper method to throw an error with a `.status` property:\n\n```js\nctx.throw(400);\nctx.throw(400, \'name required\');\n```\n';
+    const ps = [
+      { ...passage(0, 'docs/api/context.md', doc), language: 'markdown', symbol: 'ctx.throw([status], [msg], [properties])', retrieval: 0.85 },
+      { ...passage(1, 'lib/context.js', koa), language: 'js', symbol: 'proto › throw', retrieval: 1 },
+    ];
+    assert.equal(ps[answerOrder('How does ctx.throw work?', ps).order[0]!]!.path, 'lib/context.js');
+    // Hono: `c` is a `Context`, and `HonoRequest` has a `json` of its own: `c.json`'s words are neither's.
+    const context = 'export class Context {\n  /**\n   * app.get(\'/api\', (c) => {\n   *   return c.json({ message: \'Hello!\' })\n   * })\n   */\n  json: JSONRespond = (object, arg, headers) => this.#newResponse(JSON.stringify(object), arg, headers)\n}';
+    const request = 'export class HonoRequest {\n  json<T = any>(): Promise<T> {\n    return this.#cachedBody(\'text\').then((text: string) => JSON.parse(text))\n  }\n}';
+    const hono = [
+      { ...passage(0, 'src/request.ts', request), symbol: 'HonoRequest › json', retrieval: 0.9 },
+      { ...passage(1, 'src/context.ts', context), symbol: 'Context › json', retrieval: 0.85 },
+    ];
+    const ranked = rankPlaces('Where is c.json implemented?', hono);
+    assert.deepEqual(ranked.map((m) => m.defines), [['c.json'], ['c.json']], 'both define a `json`');
+    assert.equal(ranked[0]!.passage.path, 'src/context.ts', 'the one whose text says `c.json`');
+  });
 });
 
 describe('hints without a model', () => {

@@ -2,6 +2,7 @@ import type { QGPTQuestionAnswer } from '../protocol/wire';
 import { type Passage, placeOf } from './seeds';
 import { queryTerms, textTerms, termCredit, stemKey, leafName, type QueryTerms } from './terms';
 import { asksAboutTests, callSiteSymbol, isTestPassage, testNamedAfter } from './intent';
+import { analyzeQuestion } from '../index/question';
 import { asksAboutExamples, docstringLines, isExamplePath, languageOf, withoutTrailingComment } from '../index/languages';
 
 /**
@@ -384,8 +385,21 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
   // Names the index resolved to what implements them: the interface's declaration (fiber's
   // `Locals(key any, value ...any) any` in `type Ctx interface`) does not define them too.
   const implemented = new Set(passages.flatMap((p) => (p.resolved ?? []).filter((i) => i.via === 'implements').map((i) => i.name)));
+  const definesOf = (p: Passage) => q.symbols.filter((s, i) => (implemented.has(s) ? !!p.resolved?.some((r) => r.name === s) : definesSymbol(p, s, defs[i]!)));
+  const defined = passages.map(definesOf);
+  // A name that one file alone defines is that definition's name (koa's `throw` in the object
+  // behind `ctx` is `ctx.throw`); where several do (hono's `Context.json` and `HonoRequest.json`
+  // for `c.json`), the name is no one's, and asked where X is called, not the definition's.
+  const definers = new Map<string, Set<string | number>>();
+  passages.forEach((p, i) => {
+    for (const s of defined[i]!) definers.set(s, (definers.get(s) ?? new Set()).add(p.path ?? i));
+  });
+  // A document's section heading is a title, not a name of code: it counts as one for how-tos only.
+  const info = typeof query === 'string' ? analyzeQuestion(query) : undefined;
+  const howTo = !!info?.howTo;
+  const asksUse = !!callOf || info?.intent === 'usage';
   const out: PlaceMatch[] = [];
-  for (const p of passages) {
+  for (const [pi, p] of passages.entries()) {
     const lines = p.text.split(/\r?\n/);
     const inDoc = callRe ? docstringLines(p.text, p.path) : [];
     const lineScores = lines.map((line, i) => {
@@ -403,15 +417,17 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
     const all = textTerms(p.text);
     if (p.path) for (const t of textTerms(p.path)) all.add(t);
     if (p.symbol) for (const t of textTerms(p.symbol)) all.add(t);
+    const defines = defined[pi]!;
     // The definition of `App.run` that App inherits is `App.run`: the name's words are its own.
-    for (const i of p.resolved ?? []) for (const t of textTerms(i.name)) all.add(t);
+    const names = [...(p.resolved ?? []).map((i) => i.name), ...defines.filter((s) => !asksUse && definers.get(s)!.size === 1)];
+    for (const name of names) for (const t of textTerms(name)) all.add(t);
     const matchedKeys = [...q.weights.keys()].filter((t) => termCredit(t, all) > 0);
     const got = matchedKeys.reduce((a, t) => a + (all.has(t) ? (q.weights.get(t) ?? 0) : 0), 0);
     const matched = matchedKeys.map((t) => q.display.get(t) ?? t);
     const coverage = total > 0 ? got / total : 0;
-    const defines = q.symbols.filter((s, i) => (implemented.has(s) ? !!p.resolved?.some((r) => r.name === s) : definesSymbol(p, s, defs[i]!)));
     // A definition the index resolved the name to is named by it too (`DefaultReq.Locals` is `Ctx.Locals`).
-    const named = Math.max(nameCoverage(q, p.symbol, total), ...(p.resolved ?? []).map((i) => nameCoverage(q, i.name.split(/\.|::|#/).join(' › '), total)));
+    const heading = !howTo && !!p.path && !!languageOf(p.path).markdown;
+    const named = heading ? 0 : Math.max(nameCoverage(q, p.symbol, total), ...names.map((name) => nameCoverage(q, name.split(/\.|::|#/).join(' › '), total)));
     const { start: best, quote } = quoteWindow(lines, lineScores);
     out.push({
       passage: p,
