@@ -9,7 +9,9 @@ import { IndexStatus } from '../../server/src/protocol/workspace';
 import { QgptRelevance, QgptReprompt } from '../../server/src/protocol/qgpt';
 import { analyzeQuestion } from '../../server/src/index/question';
 import { SymbolIndex, symbolTargets } from '../../server/src/index/symbols';
-import { literalsOf, parseQuery, agentVerbs } from '../../server/src/index/query';
+import { literalsOf, parseQuery, agentVerbs, versionedNames } from '../../server/src/index/query';
+import { SearchEngine } from '../../server/src/index/searchEngine';
+import { queryTerms } from '../../server/src/qgpt/terms';
 import { acronymPhrases, phrasalVerbs, specialMethods } from '../../server/src/index/acronyms';
 import { asksAboutTests, callSiteSymbol } from '../../server/src/qgpt/intent';
 import { isTestPath, isExamplePath } from '../../server/src/index/languages';
@@ -52,6 +54,20 @@ describe('question: what a question asks', () => {
     // Initials of arbitrary words are not names.
     assert.ok(!t('is both a direct and a lazy call supported?').includes('bad'));
     assert.deepEqual(acronymPhrases('server-side rendering and cross-site request forgery'), [{ name: 'ssr', words: 3 }, { name: 'csrf', words: 4 }]);
+  });
+
+  it('reads a name written with its version apart ("HTTP/2", "UTF-8") as code spells it (`http2`, `utf8`), in the search and in the answer', () => {
+    assert.deepEqual(versionedNames('HTTP/2, HTTP/1.1, UTF-8 and SHA-256; not src/v2/app.py, a/2 or 3-4'), [
+      { name: 'http2', written: 'HTTP/2' }, { name: 'http11', written: 'HTTP/1.1' }, { name: 'utf8', written: 'UTF-8' }, { name: 'sha256', written: 'SHA-256' },
+    ]);
+    const e = new SearchEngine();
+    const add = (rel: string, text: string) =>
+      e.setFile(rel, rel, [{ id: rel, file: rel, rel, startLine: 1, endLine: text.split('\n').length, text, hash: rel, language: 'python', ext: 'py', code: true }]);
+    add('httpx/_status_codes.py', 'class codes(IntEnum):\n    """HTTP status codes."""\n    HTTP_VERSION_NOT_SUPPORTED = 505, "HTTP Version Not Supported"\n    NOT_EXTENDED = 510, "Not Extended"\n');
+    add('httpx/_transports/default.py', 'class HTTPTransport:\n    def __init__(self, verify=True, http1=True, http2=False):\n        self._pool = httpcore.ConnectionPool(http1=http1, http2=http2)\n');
+    add('httpx/_urls.py', 'class URL:\n    """A HTTP URL, parsed."""\n    def __init__(self, url=""):\n        self._uri_reference = urlparse(url)\n');
+    assert.equal(e.search('How is HTTP/2 supported?').hits[0]!.chunk.rel, 'httpx/_transports/default.py');
+    assert.equal(queryTerms('How is HTTP/2 supported?').weights.get('http2'), 1, 'the answer reads it too');
   });
 
   it('adds the verbs of agent nouns, which the stemmer keeps apart ("formatter" → format)', () => {

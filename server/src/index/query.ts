@@ -31,6 +31,16 @@ const CODE_SPAN = /`([^`\n]{1,120})`/g;
 /** Identifiers that look like code (camelCase, snake_case, dotted calls) in running prose. */
 const CODEY = /\b(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[a-z0-9]+_[a-z0-9_]+|_[a-z0-9_]+)\b/g;
 
+/** A name and its version written apart: `HTTP/2`, `HTTP/1.1`, `UTF-8`, `SHA-256`, `OAuth 2` is not one. */
+const VERSIONED = /(?<![\w/.-])([A-Za-z]{2,})[/-](\d{1,3})(?:\.(\d))?(?![\w/-]|\.\d)/g;
+
+/**
+ * The names a text writes with their version apart ("HTTP/2", "UTF-8", "SHA-256", "HTTP/1.1"), as
+ * code spells them (`http2`, `utf8`, `sha256`, `http11`), with the text as written.
+ */
+export function versionedNames(text: string): { name: string; written: string }[] {
+  return [...text.matchAll(VERSIONED)].map((m) => ({ name: (m[1]! + m[2]! + (m[3] ?? '')).toLowerCase(), written: m[0] }));
+}
 const KEBAB = /(?<![\w-])[A-Za-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+(?![\w-])/g;
 const OPTION = /(?<![\w-])--([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+)(?![\w-])/g;
 
@@ -51,6 +61,9 @@ export function parseQuery(text: string): ParsedQuery {
   add(agentVerbs(text), 0.5);
   // "where are handlers looked up?" is `lookup` / `_find_*` in the code, "set up" `setup`: at half weight.
   add(phrasalVerbs(text).flatMap((w) => terms(w)), 0.5);
+  // "HTTP/2", "UTF-8", "SHA-256" are `http2`, `utf8`, `sha256` in the code, which the words
+  // alone ("http", "utf") do not tell apart from every other version.
+  add(versionedNames(text).map((v) => '=' + v.name), 1);
   for (const m of text.matchAll(CODE_SPAN)) add(terms(m[1]!), 0.5);
   for (const m of text.matchAll(CODEY)) add(terms(m[0]), 0.5);
   // A kebab-case option or key quoted as code or written as an option (`ignore-paths`,
