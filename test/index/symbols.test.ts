@@ -9,7 +9,7 @@ import { SymbolsFind, SymbolsReferences } from '../../server/src/protocol/symbol
 import { QgptRelevance } from '../../server/src/protocol/qgpt';
 import { leadSentence, rankPlaces } from '../../server/src/qgpt/extractive';
 import type { Passage } from '../../server/src/qgpt/seeds';
-import { parseText } from '../../server/src/index/chunker';
+import { chunkText, parseText } from '../../server/src/index/chunker';
 import { languageOf } from '../../server/src/index/languages';
 import { extractDefinitions, findReferences, isTestNamedAfter, SymbolIndex, type FileSymbol } from '../../server/src/index/symbols';
 import { realCore, rankedFiles } from '../helpers/core';
@@ -483,6 +483,29 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     const out = await w.request(QgptRelevance, { query: 'what is Web.config?', options: { database: true, question: true } });
     const text = out.answer!.answers.iterable[0]!.text;
     assert.match(text, /^`App\.config` in \[`srv\/base\.py:[0-9-]+`\]\([^)]+\) defines it \(`Web` inherits it\)/, text);
+  });
+
+  it('asked what a method does whose head is a chunk of its own, the search brings the piece after it and the answer quotes its docstring; asked where it is called, code before a document\'s example', async () => {
+    // A method too big for one chunk whose body just fits one: a three-line head, then the body.
+    const body = Array.from({ length: 26 }, (_, i) => `        step_${i} = self._prepare(callback, "argument number ${i} of the call", kwargs)`);
+    const py = ['class Context:', '    """The state of one command run."""', '', '    def invoke(', '        self, callback: Command | t.Callable[..., V], /, *args: t.Any, **kwargs: t.Any, **more: t.Any', '    ):',
+      '        """Invokes a command callback in exactly the way it expects.', '', '        The other arguments are forwarded to it.', '        """', ...body, '        return callback(*args, **kwargs)', '',
+      '    def forward(self, cmd, /, *args, **kwargs):', '        """Like invoke, with the arguments of this context filled in."""', '        return self.invoke(cmd, *args, **kwargs)', ''].join('\n');
+    fs.mkdirSync(path.join(repo, 'cli'), { recursive: true });
+    fs.mkdirSync(path.join(repo, 'docs'), { recursive: true });
+    fs.writeFileSync(path.join(repo, 'cli', 'core.py'), py);
+    fs.writeFileSync(path.join(repo, 'docs', 'commands.md'), '# Decorating commands\n\nA decorator that invokes the command in its context:\n\n```python\ndef new_func(ctx, *args, **kwargs):\n    return ctx.invoke(f, ctx.obj, *args, **kwargs)\n```\n\nThe Context.invoke method calls the function the right way.\n');
+    const chunks = await chunkText(py, languageOf('core.py'));
+    assert.deepEqual(chunks.filter((c) => c.symbol === 'Context › invoke').map((c) => [c.startLine, c.endLine]), [[4, 6], [7, 37]], 'a bare head, then the docstring and body');
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    await ready(w);
+    const out = await w.request(QgptRelevance, { query: 'What does Context.invoke do?', options: { database: true, question: true } });
+    const text = out.answer!.answers.iterable[0]!.text;
+    assert.match(text, /^`Context\.invoke` in \[`cli\/core\.py:7-37`\]/, text);
+    assert.match(text, /\n"""Invokes a command callback in exactly the way it expects\./, 'quoted from its docstring');
+    const called = await w.request(QgptRelevance, { query: 'Where is Context.invoke called?', options: { database: true, question: true } });
+    const lead = called.answer!.answers.iterable[0]!.text;
+    assert.match(lead, /^`Context\.forward` in \[`cli\/core\.py:[0-9-]+`\]\([^)]+\) calls it; see also[^\n]*docs\/commands\.md/, lead);
   });
 
   it('asked what an interface\'s method does (Go), the answer cites what implements it', async () => {

@@ -793,8 +793,9 @@ export class SearchEngine {
       const entry = this.fileByDoc[fd]!;
       fileRank++;
       const focus = targetOf(entry)?.lines;
+      const onFocus = focus ? this.focusChunks(entry, focus) : undefined;
       const ranked = entry.chunks
-        .map((d) => ({ d, s: c.scores[d]! / maxC + (simOf(d) ?? 0) + (focus && this.covers(d, focus) ? 1 : 0) }))
+        .map((d) => ({ d, s: c.scores[d]! / maxC + (simOf(d) ?? 0) + (onFocus?.has(d) ? 1 : 0) }))
         .sort((a, b) => b.s - a.s);
       const best = ranked[0]!.s;
       const pick = ranked.filter((r, i) => i === 0 || (r.s > 0 && r.s >= best * 0.6)).slice(0, p.perFileCap);
@@ -1002,6 +1003,24 @@ export class SearchEngine {
     if (!max) return undefined;
     const out = new Map<string, SymbolTarget>();
     for (const [key, v] of found) if (v.score >= max * 0.3) out.set(key, { bonus: v.score / max, lines: [v.def.startLine] });
+    return out;
+  }
+
+  /**
+   * The chunks of a file that hold a named definition's (or call's) lines, and the piece right
+   * after a definition's bare head: click's `Context.invoke` is a three-line `def invoke(`
+   * signature, its docstring and body the next chunk, which says what it does.
+   */
+  private focusChunks(entry: FileEntry, lines: number[]): Set<number> {
+    const out = new Set<number>();
+    for (const d of entry.chunks) {
+      if (!this.covers(d, lines)) continue;
+      out.add(d);
+      const ch = this.chunks[d]!;
+      if (ch.endLine - ch.startLine >= 3 || !ch.symbol) continue;
+      const next = entry.chunks.find((x) => this.chunks[x]?.startLine === ch.endLine + 1);
+      if (next !== undefined && this.chunks[next]!.symbol === ch.symbol) out.add(next);
+    }
     return out;
   }
 

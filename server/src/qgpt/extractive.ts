@@ -402,6 +402,9 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
   for (const [pi, p] of passages.entries()) {
     const lines = p.text.split(/\r?\n/);
     const inDoc = callRe ? docstringLines(p.text, p.path) : [];
+    // A piece that goes on with a definition asked about, from inside its docstring (the head a
+    // chunk of its own), reads from its first line, as the head would.
+    const goesOn = !asksUse && !returns && defined[pi]!.length > 0 && !defs.some((re) => lines.some((l) => re.test(l))) && !!docstringLines(p.text, p.path)[0];
     const lineScores = lines.map((line, i) => {
       const terms = textTerms(line);
       let s = 0;
@@ -410,7 +413,7 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
         if (definesCalled(line)) s -= 4;
         else if (callRe.test(withoutTrailingComment(line)) && !COMMENT.test(line) && !inDoc[i]) s += 6;
       }
-      if (defs.some((re) => re.test(line))) s += 4;
+      if (defs.some((re) => re.test(line)) || (goesOn && i === 0)) s += 4;
       if (returns && RETURN_LINE.test(line)) s += 8;
       return s;
     });
@@ -458,7 +461,10 @@ export function answerOrder(query: string, passages: Passage[]): { order: number
   const wantExamples = asksAboutExamples(query);
   // Tests and examples (examples/, benchmarks/, code in docs) after the code, as the ranking has them.
   // Once per place, not per comparison of the sort.
-  const lateness = new Map(ranked.map((m) => [m, Number((!wantTests && isTestPassage(m.passage)) || (!wantExamples && !!m.passage.path && isExamplePath(m.passage.path)))]));
+  // Asked where X is called, a document's example of a call comes after the code's calls too.
+  const callOf = callSiteSymbol(query);
+  const prose = (p: Passage) => !!callOf && !wantExamples && !!p.path && !!languageOf(p.path).markdown;
+  const lateness = new Map(ranked.map((m) => [m, Number((!wantTests && isTestPassage(m.passage)) || (!wantExamples && !!m.passage.path && isExamplePath(m.passage.path)) || prose(m.passage))]));
   const later = (m: PlaceMatch) => lateness.get(m)!;
   const pos = new Map(passages.map((p, i) => [p, i]));
   const sorted = [...ranked].sort((a, b) => later(a) - later(b) || b.score - a.score || a.passage.index - b.passage.index);
@@ -475,8 +481,7 @@ export function answerOrder(query: string, passages: Passage[]): { order: number
     if (k > 0) sorted.unshift(...sorted.splice(k, 1));
   }
   // "How is X tested?" where no test calls X by name: the tests named after it first.
-  const callOf = wantTests ? callSiteSymbol(query) : null;
-  if (callOf) {
+  if (wantTests && callOf) {
     const re = callPattern(callOf);
     if (!sorted.some((m) => isTestPassage(m.passage) && re.test(m.passage.text))) {
       const named = sorted.filter((m) => testNamedAfter(m.passage, callOf));
@@ -543,8 +548,16 @@ export function citedPlaces(query: string, ranked: PlaceMatch[], max = MAX_CITED
     if (dup < 0) out.push(m);
     // Of two pieces of one name, the one that defines it (the body after Python's typing overloads).
     else if (m.defines.length && !out[dup]!.defines.length && !!name && quotedSymbol(out[dup]!) === name) out[dup] = m;
+    // Of a definition's bare head (click's three-line `def invoke(` signature, its docstring and
+    // body the next chunk) and the piece right after it, the piece that says what it does.
+    else if (isBareHead(out[dup]!.passage) && m.defines.length >= out[dup]!.defines.length && m.passage.symbol === out[dup]!.passage.symbol && within(out[dup]!.passage, m.passage, 1)) out[dup] = m;
   }
   return out;
+}
+
+/** A piece of a definition that holds its head alone: a few lines, no more than a signature. */
+function isBareHead(p: Passage): boolean {
+  return p.startLine !== undefined && p.endLine !== undefined && p.endLine - p.startLine < 4 && p.text.length < 400;
 }
 
 function fence(lang: string | undefined, body: string): string {
