@@ -438,7 +438,11 @@ describe('extractive answerer: the order of the places', () => {
       passage(2, 'docs/start.md', 'let router = createBrowserRouter([\n  { path: "/", Component: Root },\n]);'),
       passage(3, 'src/app.ts', 'render(createBrowserRouter(routes), root);'),
     ];
-    assert.deepEqual(callSitesFirst('createBrowserRouter', ps).slice(0, 2), [2, 3]);
+    assert.deepEqual(callSitesFirst('createBrowserRouter', ps).slice(0, 2), [3, 2], 'the code\'s call, then the document\'s');
+    assert.deepEqual(callSitesFirst('createBrowserRouter', ps, false, true).slice(0, 2), [2, 3], 'asked for an example, in their order');
+    // A document's direct call comes after the code that passes X along too.
+    const value = passage(4, 'src/routes.ts', 'routers.register(createBrowserRouter, { hash: false });');
+    assert.deepEqual(callSitesFirst('createBrowserRouter', [ps[2]!, value]), [1, 0]);
     assert.equal(callSitesFirst('create_browser_router', ps.slice(1, 2).concat(passage(1, 'pkg/app.py', 'router = create_browser_router(routes)')))[0], 1);
   });
 

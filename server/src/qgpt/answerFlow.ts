@@ -11,7 +11,7 @@ import { gitRoot, personsFor, type PersonsResult, type Target } from './persons'
 import { peopleAnswer } from './peopleAnswer';
 import { leafName, queryTerms } from './terms';
 import { answerOrder, COMMENT, definitionLine } from './extractive';
-import { docstringLines, withoutTrailingComment } from '../index/languages';
+import { asksAboutExamples, docstringLines, languageOf, withoutTrailingComment } from '../index/languages';
 import { toAskcodeError } from '../core/errors';
 
 /**
@@ -97,7 +97,7 @@ const IMPORT_EXPORT_LIST = /\b(?:import|export)\s+(?:type\s+)?\{[^}]*\}|\bfrom\s
  * "Where is X called?": the places that call X come before the place that defines it (the
  * ranking finds the definition first, since it names X most).
  */
-export function callSitesFirst(symbol: string, passages: Passage[], testsFirst = false): number[] {
+export function callSitesFirst(symbol: string, passages: Passage[], testsFirst = false, examples = false): number[] {
   const leaf = leafName(symbol).replace(/[$]/g, '\\$');
   // Called, or else passed as a value (`[a, b]`, `f(a)`), not a type in an annotation (`Iterator[Rule]`,
   // `r: Rule)`): a call first (`getattr(self.response, …)` passes an attribute named like the method).
@@ -113,12 +113,13 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
   const order = passages.map((p, i) => {
     const text = notCalls(p);
     const inDoc = docstringLines(p.text, p.path);
-    return { i, direct: direct.test(text), calls: call.test(text), defines: p.text.split('\n').some((l, k) => !inDoc[k] && defines(l)), test: testsFirst && isTestPassage(p) };
+    return { i, direct: direct.test(text), calls: call.test(text), defines: p.text.split('\n').some((l, k) => !inDoc[k] && defines(l)), test: testsFirst && isTestPassage(p), doc: !examples && !!p.path && !!languageOf(p.path).markdown };
   });
   // "How is X tested?" where no test calls it by name: the tests named after it come first
   // (echo's `TestBindQueryParams` binds through `c.Bind`).
   const named = testsFirst && !order.some((x) => x.test && x.calls) ? new Set(order.filter((x) => x.test && testNamedAfter(passages[x.i]!, symbol)).map((x) => x.i)) : undefined;
-  const rank = (x: (typeof order)[number]) => (named?.has(x.i) ? -1 : x.calls && !x.defines ? (x.direct ? 0 : 1) : x.calls ? 2 : 3);
+  // A document's example of a call comes after the code's calls (koa's `app.callback()` in docs/api).
+  const rank = (x: (typeof order)[number]) => (named?.has(x.i) ? -1 : x.calls && x.doc ? 2.5 : x.calls && !x.defines ? (x.direct ? 0 : 1) : x.calls ? 2 : 3);
   // "Where is X tested?": of the places that call X, the tests' first.
   return order.sort((a, b) => rank(a) - rank(b) || Number(b.test) - Number(a.test) || a.i - b.i).map((x) => x.i);
 }
@@ -136,7 +137,7 @@ function reorder(query: string, seeds: RelevantQGPTSeed[] | undefined, passages:
   const scoreOf = new Map(byScore.map((i, k) => [i, scores[k]!]));
   let order = byScore;
   if (callSym) {
-    const calls = callSitesFirst(callSym, byScore.map((i) => passages[i]!), asksAboutTests(query));
+    const calls = callSitesFirst(callSym, byScore.map((i) => passages[i]!), asksAboutTests(query), asksAboutExamples(query));
     order = calls.map((k) => byScore[k]!);
   }
   // Scores shown must not contradict the order (a call site ordered above its definition).
