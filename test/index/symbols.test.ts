@@ -7,6 +7,8 @@ import { waitFor } from '../helpers/wait';
 import { IndexStatus, WorkspaceFileEvents } from '../../server/src/protocol/workspace';
 import { SymbolsFind, SymbolsReferences } from '../../server/src/protocol/symbols';
 import { QgptRelevance } from '../../server/src/protocol/qgpt';
+import { analyzeQuestion } from '../../server/src/index/question';
+import { callSiteSymbol } from '../../server/src/qgpt/intent';
 import { leadSentence, rankPlaces } from '../../server/src/qgpt/extractive';
 import type { Passage } from '../../server/src/qgpt/seeds';
 import { chunkText, parseText } from '../../server/src/index/chunker';
@@ -517,6 +519,18 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     const out = await w.request(QgptRelevance, { query: 'what does Ctx.JSON do?', options: { database: true, question: true } });
     const text = out.answer!.answers.iterable[0]!.text;
     assert.match(text, /^`DefaultRes\.JSON` in \[`res\.go:[0-9-]+`\]\([^)]+\) implements it/, text);
+  });
+
+  it('"where is the Recovery middleware registered?" asks where it is passed to what registers it (Go), not how registering works', async () => {
+    fs.writeFileSync(path.join(repo, 'recovery.go'), 'package gin\n\n// Recovery returns a middleware that recovers from any panics and writes a 500 if there was one.\nfunc Recovery() HandlerFunc {\n\treturn CustomRecoveryWithWriter(DefaultErrorWriter, nil)\n}\n');
+    fs.writeFileSync(path.join(repo, 'gin.go'), 'package gin\n\n// Default returns an Engine instance with the Logger and Recovery middleware already attached.\nfunc Default() *Engine {\n\tengine := New()\n\tengine.Use(Logger(), Recovery())\n\treturn engine\n}\n');
+    assert.equal(analyzeQuestion('Where are routes registered?').intent, 'definition', 'a plain word: how registering works');
+    assert.equal(callSiteSymbol('Where are routes registered?'), null);
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    await ready(w);
+    const out = await w.request(QgptRelevance, { query: 'Where is the Recovery middleware registered?', options: { database: true, question: true } });
+    const text = out.answer!.answers.iterable[0]!.text;
+    assert.match(text, /^`Default` in \[`gin\.go:[0-9-]+`\]\([^)]+\) calls it/, text);
   });
 
   it('a Capitalised word the question does not call a class names a function or method spelled so (Go\'s `Next`), never a class', async () => {

@@ -94,6 +94,8 @@ const USAGE = [
   /\bexamples?\s+of\s+(?:using|calling|how\s+to\s+(?:use|call))\b/i,
   /\b(callers?|call sites?|usages?|uses|references)\s+(of|to)\b/i,
   /\b(what|who|which\s+\w+)\s+(calls?|uses?|invokes?|imports?)\b/i,
+  // "Where is `Recovery` registered?": a name passed to what registers it (`engine.Use(Recovery())`).
+  /\b[Ww]here\s+(?:is|are)\s+(?:the\s+)?(?:`[^`\n]+`|[A-Z][\w$.]*|[a-z_$][\w$]*[A-Z_.][\w$.]*)(?:\s+(?:middleware|handler|hook|plugin|blueprint|extension|filter|function|class|component))?\s+registered\b/,
 ];
 const DEFINITION = /\b(defined|definition|declared|declaration|implemented|located|lives?|where is|where are|what does|what is)\b/i;
 
