@@ -12,7 +12,7 @@ import { SymbolIndex, symbolTargets } from '../../server/src/index/symbols';
 import { literalsOf, parseQuery, agentVerbs, versionedNames } from '../../server/src/index/query';
 import { SearchEngine } from '../../server/src/index/searchEngine';
 import { queryTerms } from '../../server/src/qgpt/terms';
-import { acronymPhrases, phrasalVerbs, specialMethods } from '../../server/src/index/acronyms';
+import { acronymPhrases, irregularVerbs, phrasalVerbs, specialMethods } from '../../server/src/index/acronyms';
 import { asksAboutTests, callSiteSymbol } from '../../server/src/qgpt/intent';
 import { isTestPath, isExamplePath } from '../../server/src/index/languages';
 import { fileWriter } from '../helpers/files';
@@ -68,6 +68,21 @@ describe('question: what a question asks', () => {
     add('httpx/_urls.py', 'class URL:\n    """A HTTP URL, parsed."""\n    def __init__(self, url=""):\n        self._uri_reference = urlparse(url)\n');
     assert.equal(e.search('How is HTTP/2 supported?').hits[0]!.chunk.rel, 'httpx/_transports/default.py');
     assert.equal(queryTerms('How is HTTP/2 supported?').weights.get('http2'), 1, 'the answer reads it too');
+  });
+
+  it('reads an irregular verb form as the verb code names things by ("built" → build, "sent" → send), weighing less than a word, in the search and in the answer', () => {
+    assert.deepEqual(irregularVerbs('How is the site built, and where is the request sent or thrown?'), ['build', 'send', 'throw']);
+    assert.deepEqual(irregularVerbs('the constructor was left toString valueOf'), [], 'words of no such verb, and none that an object has by its prototype');
+    const w = new Map(parseQuery('How is the site built?').terms.map((t) => [t.term, t.weight]));
+    assert.ok(w.get('build')! > 0 && w.get('build')! < 1, `build weighs less than a word: ${w.get('build')}`);
+    assert.equal(w.get('built'), 1, 'the word as written stays');
+    const e = new SearchEngine();
+    const add = (rel: string, text: string) =>
+      e.setFile(rel, rel, [{ id: rel, file: rel, rel, startLine: 1, endLine: text.split('\n').length, text, hash: rel, language: 'python', ext: 'py', code: true }]);
+    add('mkdocs/commands/build.py', 'def build(config, *, live_server=None, dirty=False):\n    """Perform a full site build."""\n    for file in files:\n        _build_page(file.page, config, files)\n');
+    add('mkdocs/structure/files.py', 'class File:\n    """A file in the site, and where it goes in the site dir."""\n    def url(self):\n        return self.dest_uri\n');
+    assert.equal(e.search('How is the site built?').hits[0]!.chunk.rel, 'mkdocs/commands/build.py');
+    assert.equal(queryTerms('How is the site built?').weights.get('build'), 0.5, 'the answer reads it too');
   });
 
   it('adds the verbs of agent nouns, which the stemmer keeps apart ("formatter" → format)', () => {

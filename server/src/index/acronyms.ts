@@ -117,3 +117,33 @@ const PHRASAL: [RegExp, string[]][] = [
 export function phrasalVerbs(text: string): string[] {
   return namesIn(PHRASAL, text);
 }
+
+/**
+ * Irregular verb forms the stemmer keeps apart from the verb code names things by ("how is the
+ * site built?" is `build`, "where is the request sent?" `send`, "what is thrown?" `throw`).
+ */
+const IRREGULAR = new Map<string, string>(
+  Object.entries({
+    build: 'built rebuilt', make: 'made', send: 'sent', write: 'written wrote rewritten', rewrite: 'rewritten', throw: 'thrown threw',
+    find: 'found', hold: 'held', keep: 'kept', bind: 'bound', choose: 'chosen chose', draw: 'drawn drew', give: 'given gave',
+    take: 'taken took', show: 'shown', spend: 'spent', begin: 'begun began', break: 'broken broke', freeze: 'frozen froze',
+    hide: 'hidden hid', feed: 'fed', get: 'got gotten', sell: 'sold', tell: 'told', run: 'ran', come: 'came', go: 'went gone',
+    know: 'known knew', grow: 'grown grew', think: 'thought', bring: 'brought', catch: 'caught', seek: 'sought', buy: 'bought',
+    mean: 'meant', deal: 'dealt', lose: 'lost', pay: 'paid', say: 'said', lay: 'laid', stand: 'stood', strike: 'struck',
+    stick: 'stuck', hang: 'hung', sweep: 'swept', sleep: 'slept', lend: 'lent', override: 'overridden overrode', forbid: 'forbidden',
+    drive: 'driven drove', rise: 'risen rose', shake: 'shaken shook', spin: 'spun', steal: 'stolen', tear: 'torn tore',
+    speak: 'spoken spoke', fall: 'fallen fell', bite: 'bitten', fly: 'flown flew', forget: 'forgotten forgot', dig: 'dug',
+    slide: 'slid', shoot: 'shot', light: 'lit', bend: 'bent', split: '', feel: 'felt', lead: 'led', win: 'won',
+    understand: 'understood', undo: 'undone', withdraw: 'withdrawn', wake: 'woken woke', swear: 'sworn', wear: 'worn', beat: 'beaten',
+  }).flatMap(([base, forms]) => forms.split(' ').filter(Boolean).map((f) => [f, base])),
+);
+
+/** The verbs behind a text's irregular verb forms ("built" → build, "sent" → send), once each. */
+export function irregularVerbs(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/\b[a-z]+\b/gi)) {
+    const base = IRREGULAR.get(m[0].toLowerCase());
+    if (base) out.add(base);
+  }
+  return [...out];
+}

@@ -1,7 +1,7 @@
 import { stemmer } from 'stemmer';
 import { analyzeQuestion, isFramingWord } from '../index/question';
 import { splitIdentifier as identifierParts } from '../index/tokens';
-import { phrasalVerbs } from '../index/acronyms';
+import { irregularVerbs, phrasalVerbs } from '../index/acronyms';
 import { versionedNames } from '../index/query';
 
 /**
@@ -128,6 +128,8 @@ export function queryTerms(query: string): QueryTerms {
   // A phrasal verb is also the one word code writes it as ("looked up" → lookup, find), at half
   // weight, as the search reads it.
   for (const w of phrasalVerbs(query)) add(w, 0.5);
+  // "Built" is `build`, "sent" `send`, as the search reads them.
+  for (const w of irregularVerbs(query)) add(w, 0.5);
   // "HTTP/2" is `http2` in the code, as the search reads it.
   for (const v of versionedNames(query)) add(v.name, 1, v.written);
   // Names the question's grammar makes of plain words, as the search reads them: "the Base class",
