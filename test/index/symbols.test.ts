@@ -533,6 +533,23 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     assert.match(text, /^`Default` in \[`gin\.go:[0-9-]+`\]\([^)]+\) calls it/, text);
   });
 
+  it('a piece of a long Go method, whose `func` line is in an earlier chunk, is named by its receiver too (`App › next`, "`App.next` … calls it")', async () => {
+    const steps = Array.from({ length: 70 }, (_, i) => `\tc.step${i} = app.config.stage(${i}, c.path)`);
+    const go = ['package fiber', '', '// next finds the next route that matches the request.', 'func (app *App) next(c *Ctx) (bool, error) {', ...steps,
+      '\tfor _, route := range app.tree {', '\t\tif route.prefixRejects(c.path) {', '\t\t\tcontinue', '\t\t}', '\t\treturn true, nil', '\t}', '\treturn false, nil', '}', ''].join('\n');
+    fs.writeFileSync(path.join(repo, 'router.go'), go);
+    fs.writeFileSync(path.join(repo, 'route.go'), 'package fiber\n\n// prefixRejects tells whether the path cannot match the route.\nfunc (r *Route) prefixRejects(path string) bool {\n\treturn !strings.HasPrefix(path, r.prefix)\n}\n');
+    const chunks = await chunkText(go, languageOf('router.go'));
+    assert.ok(chunks.length >= 2 && chunks.at(-1)!.symbol === 'next' && !chunks.at(-1)!.text.includes('func '), chunks.map((c) => `${c.startLine}-${c.endLine} ${c.symbol}`).join('; '));
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    await ready(w);
+    const out = await w.request(QgptRelevance, { query: 'Where is prefixRejects called?', options: { database: true, question: true } });
+    const seed = out.relevant.iterable.find((s) => !!s.path?.endsWith('router.go') && s.askcode!.startLine === chunks.at(-1)!.startLine)!;
+    assert.equal(seed.askcode!.symbol, 'App › next');
+    const text = out.answer!.answers.iterable[0]!.text;
+    assert.match(text, /^`App\.next` in \[`router\.go:[0-9-]+`\]\([^)]+\) calls it/, text);
+  });
+
   it('a Capitalised word the question does not call a class names a function or method spelled so (Go\'s `Next`), never a class', async () => {
     fs.writeFileSync(path.join(repo, 'ctx.go'), 'package fiber\n\n// Next runs the following handler of the route.\nfunc (c *DefaultCtx) Next() error {\n\tc.index++\n\treturn c.route.Handlers[c.index](c)\n}\n');
     fs.mkdirSync(path.join(repo, 'middleware'), { recursive: true });

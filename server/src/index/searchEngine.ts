@@ -38,6 +38,8 @@ export interface Hit {
   denseRank?: number;
   matched: string[];
   fileRank: number;
+  /** The chunk's symbol path where the symbols know more than the chunk does (a Go method's receiver). */
+  symbol?: string;
 }
 
 /**
@@ -811,6 +813,7 @@ export class SearchEngine {
           denseRank: denseRank[fd] || undefined,
           matched: q.filter((t) => this.chunkIdx.has(r.d, t.term)).map((t) => t.term.replace(/^=/, '')).slice(0, 12),
           fileRank,
+          ...this.receiverOf(entry.key, ch),
         });
       }
     }
@@ -1022,6 +1025,17 @@ export class SearchEngine {
       if (next !== undefined && this.chunks[next]!.symbol === ch.symbol) out.add(next);
     }
     return out;
+  }
+
+  /**
+   * A Go method's chunk is named by the method alone (`next`): its receiver is on the `func` line,
+   * which a later piece of a long method does not show. The symbols know it (`App.next`).
+   */
+  private receiverOf(key: string, ch: ChunkRecord): { symbol: string } | undefined {
+    if (ch.language !== 'go' || !ch.symbol || /[›,]/.test(ch.symbol) || !this.symbols) return undefined;
+    const def = this.symbols.enclosing(key, ch.startLine);
+    const owner = def && def.name === ch.symbol && def.qualifiedName.endsWith('.' + def.name) ? def.qualifiedName.slice(0, -def.name.length - 1) : undefined;
+    return owner && !owner.includes('.') ? { symbol: `${owner} › ${ch.symbol}` } : undefined;
   }
 
   private covers(doc: number, lines: number[]): boolean {

@@ -49,16 +49,17 @@ function placeOf(h: Hit): string {
 /** A hit as the wire's RelevantQGPTSeed (fragment seed, path, and askcode's "why"). */
 export function hitToSeed(h: Hit): RelevantQGPTSeed {
   const c = h.chunk;
+  const symbol = h.symbol ?? c.symbol;
   const assetId = c.file.startsWith('asset:') ? c.file.slice(6) : undefined;
   const seed: RelevantQGPTSeed = {
     id: c.id,
-    seed: fragmentSeed(c.text, c.ext, APPLICATION, { name: c.symbol ? `${c.rel} · ${c.symbol}` : c.rel }),
+    seed: fragmentSeed(c.text, c.ext, APPLICATION, { name: symbol ? `${c.rel} · ${symbol}` : c.rel }),
     path: placeOf(h),
     askcode: {
       startLine: c.startLine,
       endLine: c.endLine,
       language: c.language,
-      symbol: c.symbol,
+      symbol,
       score: round(h.score) ?? 0,
       scores: { bm25: round(h.bm25), dense: round(h.dense), fused: round(h.score) ?? 0, bm25Rank: h.bm25Rank, denseRank: h.denseRank },
       matched: h.matched,
@@ -79,7 +80,7 @@ export function hitToPassage(h: Hit, index: number, entry: RelevantQGPTSeed): Pa
     endLine: c.endLine,
     text: c.text,
     language: c.language,
-    symbol: c.symbol,
+    symbol: h.symbol ?? c.symbol,
     retrieval: entry.askcode?.score,
     entry,
   };

@@ -227,7 +227,8 @@ export class AnswerFlow {
       ({ seeds, passages } = reorder(topic || query, found.seeds, this.resolved(topic || query, this.relative(found.passages)), topic === null ? callSiteSymbol(query) : null));
       if (onRelevance && !onRelevance(seeds, { ...extras })) return null;
     } else {
-      passages = reorder(query, undefined, this.resolved(query, this.relative(input.passages ?? [])), null).passages;
+      // The places a caller sent (relevance with `question`, a `relevant` list) in the same order as searched ones.
+      passages = reorder(query, undefined, this.resolved(query, this.relative(input.passages ?? [])), topic === null ? callSiteSymbol(query) : null).passages;
     }
     if (!input.wantAnswer) return { query, extras, passages };
     if (topic !== null) return { query, extras, passages, run: await this.people(topic || query, passages, extras, signal) };
