@@ -85,6 +85,17 @@ describe('question: what a question asks', () => {
     assert.equal(queryTerms('How is the site built?').weights.get('build'), 0.5, 'the answer reads it too');
   });
 
+  it('"the TypeAdapter for dates" is a particular one, not the class: its words are searched, its definition is not the answer', () => {
+    const names = (q: string) => analyzeQuestion(q).symbols.map((s) => s.name);
+    assert.deepEqual(names('Where is the TypeAdapter for dates registered?'), []);
+    assert.deepEqual(names('Where is the ErrorHandler for 404 errors set?'), []);
+    assert.deepEqual(names('What is the TypeAdapter class for?'), ['TypeAdapter'], 'the class itself');
+    assert.deepEqual(names('Where is the `TypeAdapter` for dates registered?'), ['TypeAdapter'], 'a name in backticks is the name');
+    assert.deepEqual(names('How does the TypeAdapter for Gson work?'), ['TypeAdapter'], 'for a name, not a thing');
+    assert.deepEqual(queryTerms('Where is the TypeAdapter for dates registered?').symbols, [], 'nor a name the answer looks for a definition of');
+    assert.ok(parseQuery('Where is the TypeAdapter for dates registered?').terms.some((t) => t.term === '=typeadapter'), 'its words still count');
+  });
+
   it('adds the verbs of agent nouns, which the stemmer keeps apart ("formatter" → format)', () => {
     assert.deepEqual(agentVerbs('the formatter, the visitors and the handler'), ['format', 'visit', 'handl']);
     assert.deepEqual(agentVerbs('the parameter, the user, other `TrieRouter` and config.loader'), [], 'no agent, a short word, an identifier');

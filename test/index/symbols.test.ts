@@ -550,6 +550,17 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     assert.match(text, /^`App\.next` in \[`router\.go:[0-9-]+`\]\([^)]+\) calls it/, text);
   });
 
+  it('"where is the TypeAdapter for dates registered?" is not answered by the TypeAdapter class (Java)', async () => {
+    fs.mkdirSync(path.join(repo, 'gson'), { recursive: true });
+    fs.writeFileSync(path.join(repo, 'gson', 'TypeAdapter.java'), 'package gson;\n\n/** Converts Java objects to and from JSON. */\npublic abstract class TypeAdapter<T> {\n  public abstract void write(JsonWriter out, T value);\n  public abstract T read(JsonReader in);\n}\n');
+    fs.writeFileSync(path.join(repo, 'gson', 'GsonBuilder.java'), 'package gson;\n\npublic final class GsonBuilder {\n  /** Registers the type adapters for dates, in the date pattern or style given. */\n  private static void addDateTypeAdapters(String datePattern, List<TypeAdapterFactory> factories) {\n    TypeAdapterFactory dateAdapterFactory = DefaultDateTypeAdapter.DateType.DATE.createAdapterFactory(datePattern);\n    factories.add(dateAdapterFactory);\n  }\n}\n');
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    await ready(w);
+    const out = await w.request(QgptRelevance, { query: 'Where is the TypeAdapter for dates registered?', options: { database: true, question: true } });
+    const text = out.answer!.answers.iterable[0]!.text;
+    assert.match(text, /^`(?:GsonBuilder\.)?addDateTypeAdapters` in \[`gson\/GsonBuilder\.java:[0-9-]+`\]/, text);
+  });
+
   it('a Capitalised word the question does not call a class names a function or method spelled so (Go\'s `Next`), never a class', async () => {
     fs.writeFileSync(path.join(repo, 'ctx.go'), 'package fiber\n\n// Next runs the following handler of the route.\nfunc (c *DefaultCtx) Next() error {\n\tc.index++\n\treturn c.route.Handlers[c.index](c)\n}\n');
     fs.mkdirSync(path.join(repo, 'middleware'), { recursive: true });

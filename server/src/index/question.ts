@@ -178,6 +178,18 @@ export function isFramingWord(word: string): boolean {
   return framingWords.has(word);
 }
 
+/**
+ * "The TypeAdapter for dates", "the Handler for 404 errors": a particular one of a kind, which
+ * the kind's own definition does not answer (gson's `TypeAdapter` class for "where is the
+ * TypeAdapter for dates registered?").
+ */
+const PARTICULAR = /\b[Tt]he\s+([A-Za-z_$][\w$]*)\s+for\s+(?:the\s+|an?\s+)?[a-z0-9][\w-]*/g;
+
+/** The names a text writes as "the X for Y" (see {@link PARTICULAR}), outside code spans. */
+export function particularNames(text: string): string[] {
+  return [...text.replace(CODE_SPAN, ' ').matchAll(PARTICULAR)].map((m) => m[1]!);
+}
+
 export function analyzeQuestion(text: string): QuestionInfo {
   const trimmed = text.trim();
   const natural = trimmed.length <= MAX_QUESTION_CHARS && (QUESTION_START.test(trimmed) || /\?\s*$/.test(trimmed)) && !/\n\s*\n/.test(trimmed);
@@ -197,6 +209,7 @@ export function analyzeQuestion(text: string): QuestionInfo {
   };
   for (const m of trimmed.matchAll(CODE_SPAN)) add(m[1]!.trim(), true, m.index! + 1 + m[1]!.indexOf(m[1]!.trim()), unquoted);
   const capitalised: string[] = [];
+  const particular = new Set(particularNames(prose));
   for (const m of prose.matchAll(CODE_SHAPED)) {
     const w = m[0];
     if (CAPITALISED.test(w)) {
@@ -207,7 +220,7 @@ export function analyzeQuestion(text: string): QuestionInfo {
       const after = prose.slice(m.index! + w.length);
       if (CLASS_NOUN.test(after) || ASKS_DEFINITION.test(prose)) add(w, false, m.index);
       else if (!capitalised.includes(w)) capitalised.push(w);
-    } else {
+    } else if (!(natural && particular.has(w))) {
       add(w, true, m.index);
     }
   }

@@ -1,5 +1,5 @@
 import { stemmer } from 'stemmer';
-import { analyzeQuestion, isFramingWord } from '../index/question';
+import { analyzeQuestion, isFramingWord, particularNames } from '../index/question';
 import { splitIdentifier as identifierParts } from '../index/tokens';
 import { irregularVerbs, phrasalVerbs } from '../index/acronyms';
 import { versionedNames } from '../index/query';
@@ -111,9 +111,11 @@ export function queryTerms(query: string): QueryTerms {
     for (const id of m[1].matchAll(IDENT_RE)) quoted.add(id[0]);
   }
   for (const m of query.matchAll(/([A-Za-z_$][A-Za-z0-9_$.]*)\(\)/g)) quoted.add(m[1]);
+  // "The TypeAdapter for dates" is a particular one: its words, not the class's name.
+  const particular = new Set(particularNames(query));
   for (const m of query.matchAll(IDENT_RE)) {
     const w = m[0];
-    const isSymbol = quoted.has(w) || looksLikeCode(w);
+    const isSymbol = quoted.has(w) || (looksLikeCode(w) && !particular.has(w));
     if (isSymbol && !symbols.includes(w)) symbols.push(w);
     const low = w.toLowerCase();
     // Words that name a kind of code or only frame the question count a little, as in the search.
