@@ -17,6 +17,14 @@ import { asksAboutTests, callSiteSymbol } from '../../server/src/qgpt/intent';
 import { isTestPath, isExamplePath } from '../../server/src/index/languages';
 import { fileWriter } from '../helpers/files';
 
+/** A search engine over Python files given as one chunk each. */
+function pythonEngine() {
+  const e = new SearchEngine();
+  const add = (rel: string, text: string) =>
+    e.setFile(rel, rel, [{ id: rel, file: rel, rel, startLine: 1, endLine: text.split('\n').length, text, hash: rel, language: 'python', ext: 'py', code: true }]);
+  return { e, add };
+}
+
 describe('question: what a question asks', () => {
   it('tells questions in prose from commit messages and issue texts', () => {
     assert.equal(analyzeQuestion('how does routing match paths to handlers?').natural, true);
@@ -60,9 +68,7 @@ describe('question: what a question asks', () => {
     assert.deepEqual(versionedNames('HTTP/2, HTTP/1.1, UTF-8 and SHA-256; not src/v2/app.py, a/2 or 3-4'), [
       { name: 'http2', written: 'HTTP/2' }, { name: 'http11', written: 'HTTP/1.1' }, { name: 'utf8', written: 'UTF-8' }, { name: 'sha256', written: 'SHA-256' },
     ]);
-    const e = new SearchEngine();
-    const add = (rel: string, text: string) =>
-      e.setFile(rel, rel, [{ id: rel, file: rel, rel, startLine: 1, endLine: text.split('\n').length, text, hash: rel, language: 'python', ext: 'py', code: true }]);
+    const { e, add } = pythonEngine();
     add('httpx/_status_codes.py', 'class codes(IntEnum):\n    """HTTP status codes."""\n    HTTP_VERSION_NOT_SUPPORTED = 505, "HTTP Version Not Supported"\n    NOT_EXTENDED = 510, "Not Extended"\n');
     add('httpx/_transports/default.py', 'class HTTPTransport:\n    def __init__(self, verify=True, http1=True, http2=False):\n        self._pool = httpcore.ConnectionPool(http1=http1, http2=http2)\n');
     add('httpx/_urls.py', 'class URL:\n    """A HTTP URL, parsed."""\n    def __init__(self, url=""):\n        self._uri_reference = urlparse(url)\n');
@@ -76,9 +82,7 @@ describe('question: what a question asks', () => {
     const w = new Map(parseQuery('How is the site built?').terms.map((t) => [t.term, t.weight]));
     assert.ok(w.get('build')! > 0 && w.get('build')! < 1, `build weighs less than a word: ${w.get('build')}`);
     assert.equal(w.get('built'), 1, 'the word as written stays');
-    const e = new SearchEngine();
-    const add = (rel: string, text: string) =>
-      e.setFile(rel, rel, [{ id: rel, file: rel, rel, startLine: 1, endLine: text.split('\n').length, text, hash: rel, language: 'python', ext: 'py', code: true }]);
+    const { e, add } = pythonEngine();
     add('mkdocs/commands/build.py', 'def build(config, *, live_server=None, dirty=False):\n    """Perform a full site build."""\n    for file in files:\n        _build_page(file.page, config, files)\n');
     add('mkdocs/structure/files.py', 'class File:\n    """A file in the site, and where it goes in the site dir."""\n    def url(self):\n        return self.dest_uri\n');
     assert.equal(e.search('How is the site built?').hits[0]!.chunk.rel, 'mkdocs/commands/build.py');
