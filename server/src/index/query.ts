@@ -41,6 +41,7 @@ const VERSIONED = /(?<![\w/.-])([A-Za-z]{2,})[/-](\d{1,3})(?:\.(\d))?(?![\w/-]|\
 export function versionedNames(text: string): { name: string; written: string }[] {
   return [...text.matchAll(VERSIONED)].map((m) => ({ name: (m[1]! + m[2]! + (m[3] ?? '')).toLowerCase(), written: m[0] }));
 }
+
 const KEBAB = /(?<![\w-])[A-Za-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+(?![\w-])/g;
 const OPTION = /(?<![\w-])--([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+)(?![\w-])/g;
 

@@ -385,8 +385,7 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
   // Names the index resolved to what implements them: the interface's declaration (fiber's
   // `Locals(key any, value ...any) any` in `type Ctx interface`) does not define them too.
   const implemented = new Set(passages.flatMap((p) => (p.resolved ?? []).filter((i) => i.via === 'implements').map((i) => i.name)));
-  const definesOf = (p: Passage) => q.symbols.filter((s, i) => (implemented.has(s) ? !!p.resolved?.some((r) => r.name === s) : definesSymbol(p, s, defs[i]!)));
-  const defined = passages.map(definesOf);
+  const defined = passages.map((p) => q.symbols.filter((s, i) => (implemented.has(s) ? !!p.resolved?.some((r) => r.name === s) : definesSymbol(p, s, defs[i]!))));
   // A name that one file alone defines is that definition's name (koa's `throw` in the object
   // behind `ctx` is `ctx.throw`); where several do (hono's `Context.json` and `HonoRequest.json`
   // for `c.json`), the name is no one's, and asked where X is called, not the definition's.
@@ -394,7 +393,6 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
   passages.forEach((p, i) => {
     for (const s of defined[i]!) definers.set(s, (definers.get(s) ?? new Set()).add(p.path ?? i));
   });
-  // A document's section heading is a title, not a name of code: it counts as one for how-tos only.
   const info = typeof query === 'string' ? analyzeQuestion(query) : undefined;
   const howTo = !!info?.howTo;
   const asksUse = !!callOf || info?.intent === 'usage';
@@ -429,6 +427,7 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
     const matched = matchedKeys.map((t) => q.display.get(t) ?? t);
     const coverage = total > 0 ? got / total : 0;
     // A definition the index resolved the name to is named by it too (`DefaultReq.Locals` is `Ctx.Locals`).
+    // A document's section heading is a title, not a name of code: it counts as one for how-tos only.
     const heading = !howTo && !!p.path && !!languageOf(p.path).markdown;
     const named = heading ? 0 : Math.max(nameCoverage(q, p.symbol, total), ...names.map((name) => nameCoverage(q, name.split(/\.|::|#/).join(' › '), total)));
     const { start: best, quote } = quoteWindow(lines, lineScores);
