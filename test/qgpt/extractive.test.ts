@@ -446,6 +446,33 @@ describe('extractive answerer: the order of the places', () => {
     assert.equal(callSitesFirst('create_browser_router', ps.slice(1, 2).concat(passage(1, 'pkg/app.py', 'router = create_browser_router(routes)')))[0], 1);
   });
 
+  it('"where is Client.send called?" quotes the call, not the docstring\'s example of it, and says the place calls it', () => {
+    const text = [
+      '    def request(self, method, url, *, auth=None, follow_redirects=True):',
+      '        """',
+      '        Build and send a request.',
+      '',
+      '        Equivalent to:',
+      '',
+      '        ```python',
+      '        request = client.build_request(...)',
+      '        response = client.send(request, ...)',
+      '        ```',
+      '',
+      '        See `Client.build_request()`, `Client.send()` and',
+      '        [Merging of configuration][0] for how the various parameters',
+      '        are merged with client-level configuration.',
+      '        """',
+      '        request = self.build_request(method=method, url=url)',
+      '        return self.send(request, auth=auth, follow_redirects=follow_redirects)',
+    ].join('\n');
+    const ps = [{ ...passage(0, 'httpx/_client.py', text), language: 'python', symbol: 'Client › request', retrieval: 1 }];
+    const ranked = rankPlaces('Where is `Client.send` called?', ps);
+    assert.ok(ranked[0]!.quote.some((l) => l.includes('return self.send(')), ranked[0]!.quote.join('\n'));
+    assert.ok(!ranked[0]!.quote.some((l) => l.includes('response = client.send(')), 'not the example');
+    assert.match(leadSentence(ranked, callSiteSymbol('Where is `Client.send` called?')), /^`Client\.request` in \[`httpx\/_client\.py:[0-9-]+`\]\([^)]+\) calls it/);
+  });
+
   it('"where is ErrorHandler.response called?": a call assigned to a local named like the method calls it; a value passed along does not outrank it', () => {
     const query = 'Where is `ErrorHandler.response` called?';
     assert.equal(callSiteSymbol(query), 'ErrorHandler.response');

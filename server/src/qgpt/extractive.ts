@@ -408,8 +408,11 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
       let s = 0;
       for (const [t, w] of q.weights) s += w * termCredit(t, terms);
       if (callRe && definesCalled) {
-        if (definesCalled(line)) s -= 4;
-        else if (callRe.test(withoutTrailingComment(line)) && !COMMENT.test(line) && !inDoc[i]) s += 6;
+        // A docstring's or comment's example of the call (`response = client.send(request, ...)`
+        // in `Client.request`'s docstring) is no call: its words count for little next to the call.
+        if (inDoc[i] || COMMENT.test(line)) s *= 0.25;
+        else if (definesCalled(line)) s -= 4;
+        else if (callRe.test(withoutTrailingComment(line))) s += 6;
       }
       if (defs.some((re) => re.test(line)) || (goesOn && i === 0)) s += 4;
       if (returns && RETURN_LINE.test(line)) s += 8;
