@@ -487,7 +487,7 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     assert.match(text, /^`App\.config` in \[`srv\/base\.py:[0-9-]+`\]\([^)]+\) defines it \(`Web` inherits it\)/, text);
   });
 
-  it('asked what a method does whose head is a chunk of its own, the search brings the piece after it and the answer quotes its docstring; asked where it is called, code before a document\'s example', async () => {
+  it('asked what a method does whose head is a chunk of its own, the search brings the piece after it and the answer cites both as one place, from its head into its docstring; asked where it is called, code before a document\'s example', async () => {
     // A method too big for one chunk whose body just fits one: a three-line head, then the body.
     const body = Array.from({ length: 26 }, (_, i) => `        step_${i} = self._prepare(callback, "argument number ${i} of the call", kwargs)`);
     const py = ['class Context:', '    """The state of one command run."""', '', '    def invoke(', '        self, callback: Command | t.Callable[..., V], /, *args: t.Any, **kwargs: t.Any, **more: t.Any', '    ):',
@@ -503,8 +503,8 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     await ready(w);
     const out = await w.request(QgptRelevance, { query: 'What does Context.invoke do?', options: { database: true, question: true } });
     const text = out.answer!.answers.iterable[0]!.text;
-    assert.match(text, /^`Context\.invoke` in \[`cli\/core\.py:7-37`\]/, text);
-    assert.match(text, /\n"""Invokes a command callback in exactly the way it expects\./, 'quoted from its docstring');
+    assert.match(text, /^`Context\.invoke` in \[`cli\/core\.py:4-37`\]\([^)]+\) defines it/, text);
+    assert.match(text, /\ndef invoke\(\n.*\n\):\n    """Invokes a command callback in exactly the way it expects\./, 'quoted from its head into its docstring');
     const called = await w.request(QgptRelevance, { query: 'Where is Context.invoke called?', options: { database: true, question: true } });
     const lead = called.answer!.answers.iterable[0]!.text;
     assert.match(lead, /^`Context\.forward` in \[`cli\/core\.py:[0-9-]+`\]\([^)]+\) calls it; see also[^\n]*docs\/commands\.md/, lead);

@@ -550,9 +550,13 @@ export function citedPlaces(query: string, ranked: PlaceMatch[], max = MAX_CITED
     if (dup < 0) out.push(m);
     // Of two pieces of one name, the one that defines it (the body after Python's typing overloads).
     else if (m.defines.length && !out[dup]!.defines.length && !!name && quotedSymbol(out[dup]!) === name) out[dup] = m;
-    // Of a definition's bare head (click's three-line `def invoke(` signature, its docstring and
-    // body the next chunk) and the piece right after it, the piece that says what it does.
-    else if (isBareHead(out[dup]!.passage) && m.defines.length >= out[dup]!.defines.length && m.passage.symbol === out[dup]!.passage.symbol && within(out[dup]!.passage, m.passage, 1)) out[dup] = m;
+    // A definition's bare head (click's three-line `def invoke(` signature, its docstring and body
+    // the next chunk) and the piece right after it are one place: its head and what it does.
+    else if (isBareHead(out[dup]!.passage) && m.passage.symbol === out[dup]!.passage.symbol && within(out[dup]!.passage, m.passage, 1)) {
+      const [head, body] = [out[dup]!.passage, m.passage];
+      const both: Passage = { ...head, endLine: body.endLine, text: `${head.text.replace(/\n$/, '')}\n${body.text}`, retrieval: Math.max(head.retrieval ?? 0, body.retrieval ?? 0) };
+      out[dup] = rankPlaces(query, [both])[0]!;
+    }
   }
   return out;
 }
