@@ -39,6 +39,14 @@ describe('qgpt/reprompt and qgpt/hints over the worker', function () {
         assert.match(out.query, re);
       });
     });
+    it('"that class" after an answer about a method is the method\'s class; "that function" stays the method', async () => {
+      const history = [
+        msg('ASSISTANT', '`Option.value_from_envvar` in [`src/click/core.py:3541-3588`](src/click/core.py#L3541-L3588) is where this happens (it matches “boolean” and “flags”).'),
+        msg('USER', 'How does click parse boolean flags?'),
+      ];
+      assert.equal((await w.request(QgptReprompt, { query: 'Where is that class defined?', conversation: { iterable: history } })).query, 'Where is the class `Option` defined?');
+      assert.equal((await w.request(QgptReprompt, { query: 'Who calls that function?', conversation: { iterable: history } })).query, 'Who calls the function `Option.value_from_envvar`?');
+    });
     it("a follow-up to an answer whose first place goes by no name (a document) is about that file, not the next place's name", async () => {
       const history = [
         msg('ASSISTANT', '[`docs/caching.md:1-20`](docs/caching.md#L1-L20) is where this happens (it matches “cache”); see also `put_result` ([`src/cache.py:1-10`](src/cache.py#L1-L10)).'),

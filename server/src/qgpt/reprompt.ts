@@ -129,8 +129,11 @@ export function repromptRules(query: string, history: QGPTConversationMessage[],
   });
   q = q.replace(/\b(?:that|this|the same|the)\s+(function|method|class|type|interface|variable|symbol|hook|component|file|module|snippet)\b/gi, (whole, noun: string) => {
     const wantsFile = FILE_NOUNS.test(noun.toLowerCase());
-    const target = wantsFile ? paths[0] : symbols[0];
+    let target = wantsFile ? paths[0] : symbols[0];
     if (!target) return whole;
+    // "That class" after an answer about `Option.value_from_envvar` is `Option`, the method's class.
+    const parts = target.split('.');
+    if (/^(?:class|type|interface)$/i.test(noun) && parts.length > 1 && /^[A-Z]/.test(parts.at(-2)!) && /^[a-z_]/.test(parts.at(-1)!)) target = parts.slice(0, -1).join('.');
     resolved = true;
     return wantsFile ? `the file ${code(target)}` : `the ${noun.toLowerCase()} ${code(target)}`;
   });
