@@ -473,6 +473,21 @@ describe('extractive answerer: the order of the places', () => {
     assert.match(leadSentence(ranked, callSiteSymbol('Where is `Client.send` called?')), /^`Client\.request` in \[`httpx\/_client\.py:[0-9-]+`\]\([^)]+\) calls it/);
   });
 
+  it('"where is Command.Execute called?": a call on the class (a Go method\'s receiver), also beside the definition, before a call on something else named so', () => {
+    const ps: Passage[] = [
+      { ...passage(0, 'cobra.go', 'func tmpl(text string) *tmplFunc {\n\treturn &tmplFunc{fn: func(w io.Writer, data any) error {\n\t\tt := template.New("top")\n\t\treturn t.Execute(w, data)\n\t}}\n}'), language: 'go', symbol: 'tmpl' },
+      { ...passage(1, 'command.go', '// ExecuteContext is the same as Execute(), but sets the ctx on the command.\nfunc (c *Command) ExecuteContext(ctx context.Context) error {\n\tc.ctx = ctx\n\treturn c.Execute()\n}\n\n// Execute uses the args (os.Args[1:] by default).\nfunc (c *Command) Execute() error {\n\t_, err := c.ExecuteC()\n\treturn err\n}'), language: 'go', symbol: 'ExecuteContext, Execute' },
+    ];
+    assert.deepEqual(callSitesFirst('Command.Execute', ps), [1, 0]);
+    assert.deepEqual(callSitesFirst('Execute', ps), [0, 1], 'a plain name: any call first, the definition\'s place after');
+    // Python: on self inside the class, or on a receiver named after it.
+    const py: Passage[] = [
+      { ...passage(0, 'pkg/render.py', 'def render(tpl, data):\n    return tpl.send(data)'), language: 'python', symbol: 'render' },
+      { ...passage(1, 'httpx/_client.py', 'def request(self, method, url):\n    request = self.build_request(method, url)\n    return self.send(request)'), language: 'python', symbol: 'Client › request' },
+    ];
+    assert.deepEqual(callSitesFirst('Client.send', py), [1, 0]);
+  });
+
   it('"where is ErrorHandler.response called?": a call assigned to a local named like the method calls it; a value passed along does not outrank it', () => {
     const query = 'Where is `ErrorHandler.response` called?';
     assert.equal(callSiteSymbol(query), 'ErrorHandler.response');

@@ -10,6 +10,7 @@ import { asksAboutTests, callSiteSymbol, isTestPassage, peopleTopic, testNamedAf
 import { gitRoot, personsFor, type PersonsResult, type Target } from './persons';
 import { peopleAnswer } from './peopleAnswer';
 import { leafName, queryTerms } from './terms';
+import { ownerAndMember } from '../index/symbols';
 import { answerOrder, COMMENT, definitionLine } from './extractive';
 import { asksAboutExamples, docstringLines, languageOf, withoutTrailingComment } from '../index/languages';
 import { toAskcodeError } from '../core/errors';
@@ -110,18 +111,46 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
     const inDoc = docstringLines(p.text, p.path);
     return p.text.split('\n').filter((l, k) => !COMMENT.test(l) && !defines(l) && !inDoc[k]).map(withoutTrailingComment).join('\n').replace(IMPORT_EXPORT_LIST, '');
   };
+  const owner = ownerAndMember(symbol)?.owner;
   const order = passages.map((p, i) => {
     const text = notCalls(p);
     const inDoc = docstringLines(p.text, p.path);
-    return { i, direct: direct.test(text), calls: call.test(text), defines: p.text.split('\n').some((l, k) => !inDoc[k] && defines(l)), test: testsFirst && isTestPassage(p), doc: !examples && !!p.path && !!languageOf(p.path).markdown };
+    return {
+      i, direct: direct.test(text), calls: call.test(text), defines: p.text.split('\n').some((l, k) => !inDoc[k] && defines(l)),
+      test: testsFirst && isTestPassage(p), doc: !examples && !!p.path && !!languageOf(p.path).markdown,
+      owned: !!owner && calledOnOwner(text, p, owner, leaf),
+    };
   });
   // "How is X tested?" where no test calls it by name: the tests named after it come first
   // (echo's `TestBindQueryParams` binds through `c.Bind`).
   const named = testsFirst && !order.some((x) => x.test && x.calls) ? new Set(order.filter((x) => x.test && testNamedAfter(passages[x.i]!, symbol)).map((x) => x.i)) : undefined;
   // A document's example of a call comes after the code's calls (koa's `app.callback()` in docs/api).
-  const rank = (x: (typeof order)[number]) => (named?.has(x.i) ? -1 : x.calls && x.doc ? 2.5 : x.calls && !x.defines ? (x.direct ? 0 : 1) : x.calls ? 2 : 3);
+  // A call on the class asked about (`c.Execute()` in a method of `Command` for `Command.Execute`)
+  // is one, also beside the definition; a call on something else named so (`t.Execute(w, data)` on
+  // a template) comes after it.
+  const rank = (x: (typeof order)[number]) =>
+    named?.has(x.i) ? -1 : x.calls && x.doc ? 2.5 : x.owned && !x.doc ? 0 : x.calls && !x.defines ? (x.direct ? (owner && order.some((o) => o.owned) ? 0.5 : 0) : 1) : x.calls ? 2 : 3;
   // "Where is X tested?": of the places that call X, the tests' first.
   return order.sort((a, b) => rank(a) - rank(b) || Number(b.test) - Number(a.test) || a.i - b.i).map((x) => x.i);
+}
+
+/**
+ * Whether a passage calls `leaf` on the class `owner`: on `self` or `this` inside it, on a receiver
+ * named after it (`command.`, `cmd.`), or on the receiver a Go method of it declares
+ * (`func (c *Command) ExecuteContext(…) { return c.Execute() }`).
+ */
+function calledOnOwner(text: string, p: Passage, owner: string, leaf: string): boolean {
+  const norm = (s: string) => s.toLowerCase().replace(/_/g, '');
+  const o = norm(owner);
+  const inOwner = !!p.symbol?.split(/\s*[›,]\s*|\./).some((part) => norm(part) === o);
+  const declared = new Set([...text.matchAll(new RegExp(`\\bfunc\\s*\\(\\s*(\\w+)\\s+\\*?${owner.replace(/[$]/g, '\\$')}\\b`, 'g'))].map((m) => m[1]!));
+  for (const m of text.matchAll(new RegExp(`([A-Za-z_$][\\w$]*)\\s*(?:\\.|::|->)\\s*${leaf}\\s*\\(`, 'g'))) {
+    const rec = m[1]!;
+    if (declared.has(rec) || ((rec === 'self' || rec === 'this') && inOwner)) return true;
+    const r = norm(rec);
+    if (r === o || (r.length >= 3 && (o.startsWith(r) || o.endsWith(r)))) return true;
+  }
+  return false;
 }
 
 /**
