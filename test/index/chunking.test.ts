@@ -182,6 +182,19 @@ describe('index: tokens, chunks and the walk', () => {
     }
   });
 
+  it('a class\'s bare head line among a file\'s best chunks brings the piece that goes on with it, named as a member of it', () => {
+    const e = new SearchEngine();
+    const rel = 'rest_framework/authentication.py';
+    const chunk = (startLine: number, endLine: number, symbol: string, text: string) => ({ id: `${rel}:${startLine}`, file: rel, rel, startLine, endLine, text, hash: `${rel}:${startLine}`, language: 'python', ext: 'py', code: true, symbol });
+    e.setFile(rel, rel, [
+      chunk(1, 40, 'SessionAuthentication, authenticate', 'class SessionAuthentication(BaseAuthentication):\n    """Session authentication, not token authentication: no token class."""\n' + '    def authenticate(self, request):\n        # no token authentication here\n        user = getattr(request._request, "user", None)\n'.repeat(4)),
+      chunk(41, 41, 'TokenAuthentication', 'class TokenAuthentication(BaseAuthentication):'),
+      chunk(42, 60, 'TokenAuthentication › authenticate', '    """\n    Simple token based authentication.\n    """\n    keyword = "Token"\n\n    def authenticate(self, request):\n        auth = get_authorization_header(request).split()\n        return self.authenticate_credentials(auth[1])\n'),
+    ]);
+    const lines = e.search('token authentication class').hits.filter((h) => h.chunk.rel === rel).map((h) => h.chunk.startLine);
+    assert.ok(lines.includes(41) && lines.includes(42), `the head and the piece after it: ${lines.join(', ')}`);
+  });
+
   it('ranks the implementation above its test and names the matched terms', () => {
     const e = new SearchEngine();
     const add = (rel: string, text: string) =>

@@ -789,7 +789,15 @@ describe('extractive answerer: the places cited', () => {
       { ...group(3, 1, 20, 'Blueprint groups', '## Blueprint groups\n\nAn app loads a blueprint group as one.'), path: 'guide/blueprints.md', language: 'md' },
     ];
     const cited = citedPlaces('how does the app load a blueprint group?', rankPlaces('how does the app load a blueprint group?', passages));
-    assert.deepEqual(cited.map((m) => `${m.passage.path}:${m.passage.startLine}`), ['sanic/blueprints.py:613', 'sanic/blueprints.py:682', 'guide/blueprints.md:1']);
+    // The class's two-line head and its docstring, side by side: one place, from the class line.
+    assert.deepEqual(cited.map((m) => `${m.passage.path}:${m.passage.startLine}-${m.passage.endLine}`), ['sanic/blueprints.py:611-681', 'sanic/blueprints.py:682-700', 'guide/blueprints.md:1-20']);
+    assert.match(cited[0]!.passage.text, /^class BlueprintGroup\(bpg_base\):\n[^]*\n    The app loads each blueprint of the group\./);
+    // A class's head line whose next piece holds its methods (`TokenAuthentication › authenticate`), in either order.
+    const auth = (index: number, startLine: number, endLine: number, symbol: string, text: string): Passage => ({ index, path: 'rest_framework/authentication.py', startLine, endLine, text, symbol, language: 'py', entry: {} });
+    const body = auth(0, 152, 156, 'TokenAuthentication › authenticate', '    """Simple token based authentication."""\n    keyword = "Token"\n\n    def authenticate(self, request):\n        return self.authenticate_credentials(token)');
+    const head = auth(1, 151, 151, 'TokenAuthentication', 'class TokenAuthentication(BaseAuthentication):');
+    const token = citedPlaces('how does token authentication work?', rankPlaces('how does token authentication work?', [body, head]));
+    assert.deepEqual(token.map((m) => `${m.passage.startLine}-${m.passage.endLine}`), ['151-156']);
     // A long method's first and last pieces, far apart: one definition, cited once.
     const route = (index: number, startLine: number, endLine: number, text: string): Passage => ({ index, path: 'sanic/mixins/routes.py', startLine, endLine, text, symbol: 'RouteMixin › route', language: 'py', entry: {} });
     const far = citedPlaces('what does the blueprint route decorator do?', rankPlaces('what does the blueprint route decorator do?', [route(0, 38, 56, '    def route(self, uri):\n        """Decorate a function to be registered as a route of the blueprint."""'), route(1, 210, 211, '        return decorator  # the route decorator of the blueprint'), { ...passages[3]!, index: 2 }]));

@@ -801,6 +801,11 @@ export class SearchEngine {
         .sort((a, b) => b.s - a.s);
       const best = ranked[0]!.s;
       const pick = ranked.filter((r, i) => i === 0 || (r.s > 0 && r.s >= best * 0.6)).slice(0, p.perFileCap);
+      // A bare head picked brings the piece that goes on with it (answers cite the two as one place).
+      for (let k = 0; k < pick.length; k++) {
+        const next = this.afterBareHead(entry, pick[k]!.d);
+        if (next !== undefined && !pick.some((r) => r.d === next)) pick.splice(k + 1, 0, ranked.find((r) => r.d === next)!);
+      }
       for (const r of pick) {
         if (hits.length >= limit) break;
         const ch = this.chunks[r.d]!;
@@ -1019,12 +1024,24 @@ export class SearchEngine {
     for (const d of entry.chunks) {
       if (!this.covers(d, lines)) continue;
       out.add(d);
-      const ch = this.chunks[d]!;
-      if (ch.endLine - ch.startLine >= 3 || !ch.symbol) continue;
-      const next = entry.chunks.find((x) => this.chunks[x]?.startLine === ch.endLine + 1);
-      if (next !== undefined && this.chunks[next]!.symbol === ch.symbol) out.add(next);
+      const next = this.afterBareHead(entry, d);
+      if (next !== undefined) out.add(next);
     }
     return out;
+  }
+
+  /**
+   * The chunk that goes on with a definition whose head is a chunk of its own (under four lines:
+   * click's `def invoke(` signature, django-rest-framework's `class TokenAuthentication(…):` line),
+   * named as it or as a member of it; undefined for any other chunk.
+   */
+  private afterBareHead(entry: FileEntry, d: number): number | undefined {
+    const ch = this.chunks[d]!;
+    const sym = ch.symbol;
+    if (ch.endLine - ch.startLine >= 3 || !sym) return undefined;
+    const next = entry.chunks.find((x) => this.chunks[x]?.startLine === ch.endLine + 1);
+    const ns = next === undefined ? undefined : this.chunks[next]!.symbol;
+    return ns === sym || ns?.startsWith(sym + ' › ') ? next : undefined;
   }
 
   /**

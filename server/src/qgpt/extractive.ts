@@ -541,6 +541,16 @@ export function citedPlaces(query: string, ranked: PlaceMatch[], max = MAX_CITED
   for (const m of list) {
     if (out.length >= max) break;
     if (out.length && !m.matched.length) continue;
+    // A definition's bare head (click's three-line `def invoke(` signature, its docstring and body
+    // the next chunk; django-rest-framework's `class TokenAuthentication(…):` line, its methods
+    // the next) and the piece right after it are one place: its head and what it does.
+    const pair = out.findIndex((o) => (isBareHead(o.passage) && goesOnWith(o.passage, m.passage)) || (isBareHead(m.passage) && goesOnWith(m.passage, o.passage)));
+    if (pair >= 0) {
+      const [head, body] = isBareHead(m.passage) && goesOnWith(m.passage, out[pair]!.passage) ? [m.passage, out[pair]!.passage] : [out[pair]!.passage, m.passage];
+      const both: Passage = { ...head, endLine: body.endLine, text: `${head.text.replace(/\n$/, '')}\n${body.text}`, retrieval: Math.max(head.retrieval ?? 0, body.retrieval ?? 0) };
+      out[pair] = rankPlaces(query, [both])[0]!;
+      continue;
+    }
     // The same definition's pieces, also where their chunks are named apart (`Request › data, get_data`
     // and `Request › get_data, form` quote one `Request.get_data`).
     const name = quotedSymbol(m);
@@ -550,13 +560,6 @@ export function citedPlaces(query: string, ranked: PlaceMatch[], max = MAX_CITED
     if (dup < 0) out.push(m);
     // Of two pieces of one name, the one that defines it (the body after Python's typing overloads).
     else if (m.defines.length && !out[dup]!.defines.length && !!name && quotedSymbol(out[dup]!) === name) out[dup] = m;
-    // A definition's bare head (click's three-line `def invoke(` signature, its docstring and body
-    // the next chunk) and the piece right after it are one place: its head and what it does.
-    else if (isBareHead(out[dup]!.passage) && m.passage.symbol === out[dup]!.passage.symbol && within(out[dup]!.passage, m.passage, 1)) {
-      const [head, body] = [out[dup]!.passage, m.passage];
-      const both: Passage = { ...head, endLine: body.endLine, text: `${head.text.replace(/\n$/, '')}\n${body.text}`, retrieval: Math.max(head.retrieval ?? 0, body.retrieval ?? 0) };
-      out[dup] = rankPlaces(query, [both])[0]!;
-    }
   }
   return out;
 }
@@ -564,6 +567,12 @@ export function citedPlaces(query: string, ranked: PlaceMatch[], max = MAX_CITED
 /** A piece of a definition that holds its head alone: a few lines, no more than a signature. */
 function isBareHead(p: Passage): boolean {
   return p.startLine !== undefined && p.endLine !== undefined && p.endLine - p.startLine < 4 && p.text.length < 400;
+}
+
+/** Whether `next` starts right after `head` and is named as it, or as a member of it (`TokenAuthentication › authenticate`). */
+function goesOnWith(head: Passage, next: Passage): boolean {
+  const sym = head.symbol;
+  return !!sym && head.path === next.path && head.endLine !== undefined && next.startLine === head.endLine + 1 && (next.symbol === sym || !!next.symbol?.startsWith(sym + ' › '));
 }
 
 function fence(lang: string | undefined, body: string): string {
