@@ -20,6 +20,28 @@ export interface Chunk {
  * Budgets: about 60 lines is where BM25 over chunks ranked files best on the dev data, and
  * 2,400 characters stays near MiniLM's 256-token window.
  */
+/** A chunk's place and name, as a chunk, a hit or an answer's passage has them. */
+interface NamedSpan {
+  startLine?: number;
+  endLine?: number;
+  symbol?: string;
+}
+
+/**
+ * A definition's head that is a chunk of its own, under four lines: click's `def invoke(`
+ * signature (its docstring and body too big to join it), django-rest-framework's one-line
+ * `class TokenAuthentication(BaseAuthentication):`.
+ */
+export function isBareHead(c: NamedSpan): boolean {
+  return !!c.symbol && c.startLine !== undefined && c.endLine !== undefined && c.endLine - c.startLine < 3;
+}
+
+/** Whether `next` goes on with the bare head `head`: right after it, named as it or as a member of it (`TokenAuthentication › authenticate`). */
+export function goesOnWith(head: NamedSpan, next: NamedSpan): boolean {
+  const sym = head.symbol;
+  return isBareHead(head) && next.startLine === head.endLine! + 1 && (next.symbol === sym || !!next.symbol?.startsWith(sym + ' › '));
+}
+
 export const MAX_LINES = 60;
 export const MAX_CHARS = 2400;
 /** Bigger files are cut into line windows without parsing (tree-sitter time grows with size). */

@@ -12,6 +12,7 @@ import { findReferences, symbolTargets, type SymbolIndex, type SymbolTarget } fr
 import { fuse, sortTop, SORTED_FILES, type FusionMethod } from './fusion';
 import { Companions, declaredIds } from './companions';
 import { MessageIndex, messagesOf } from './messages';
+import { goesOnWith, isBareHead } from './chunker';
 
 /** What the engine keeps per chunk (text included: snippets come back without a disk read). */
 export interface ChunkRecord {
@@ -1030,18 +1031,10 @@ export class SearchEngine {
     return out;
   }
 
-  /**
-   * The chunk that goes on with a definition whose head is a chunk of its own (under four lines:
-   * click's `def invoke(` signature, django-rest-framework's `class TokenAuthentication(…):` line),
-   * named as it or as a member of it; undefined for any other chunk.
-   */
+  /** The chunk that goes on with a definition's bare head (see isBareHead); undefined for any other chunk. */
   private afterBareHead(entry: FileEntry, d: number): number | undefined {
     const ch = this.chunks[d]!;
-    const sym = ch.symbol;
-    if (ch.endLine - ch.startLine >= 3 || !sym) return undefined;
-    const next = entry.chunks.find((x) => this.chunks[x]?.startLine === ch.endLine + 1);
-    const ns = next === undefined ? undefined : this.chunks[next]!.symbol;
-    return ns === sym || ns?.startsWith(sym + ' › ') ? next : undefined;
+    return isBareHead(ch) ? entry.chunks.find((x) => goesOnWith(ch, this.chunks[x]!)) : undefined;
   }
 
   /**

@@ -841,10 +841,20 @@ export function receiverFit(r: SymbolReference, query: string): number {
       if (inOwner) return 0;
       continue;
     }
-    if (rec === owner || (rec.length >= 3 && (owner.startsWith(rec) || owner.endsWith(rec) || rec.endsWith(owner)))) return 0;
+    if (receiverNamedAfter(m[1]!, member.owner)) return 0;
     if (rec.length > 2) best = 2;
   }
   return !received && inOwner ? 0 : best;
+}
+
+/**
+ * Whether a receiver's name is the class's (`app` for `App`, `config` for `Configurator`,
+ * `error_handler` for `ErrorHandler`, `defaultErrorHandler`), case and `_` aside; a name of one or
+ * two letters tells nothing.
+ */
+export function receiverNamedAfter(receiver: string, owner: string): boolean {
+  const [r, o] = [norm(receiver), norm(owner)];
+  return r === o || (r.length >= 3 && (o.startsWith(r) || o.endsWith(r) || r.endsWith(o)));
 }
 
 function norm(s: string): string {

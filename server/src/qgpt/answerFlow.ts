@@ -10,7 +10,7 @@ import { asksAboutTests, callSiteSymbol, isTestPassage, peopleTopic, testNamedAf
 import { gitRoot, personsFor, type PersonsResult, type Target } from './persons';
 import { peopleAnswer } from './peopleAnswer';
 import { leafName, queryTerms } from './terms';
-import { ownerAndMember } from '../index/symbols';
+import { ownerAndMember, receiverNamedAfter } from '../index/symbols';
 import { answerOrder, COMMENT, definitionLine } from './extractive';
 import { asksAboutExamples, docstringLines, languageOf, withoutTrailingComment } from '../index/languages';
 import { toAskcodeError } from '../core/errors';
@@ -141,14 +141,11 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
  */
 function calledOnOwner(text: string, p: Passage, owner: string, leaf: string): boolean {
   const norm = (s: string) => s.toLowerCase().replace(/_/g, '');
-  const o = norm(owner);
-  const inOwner = !!p.symbol?.split(/\s*[›,]\s*|\./).some((part) => norm(part) === o);
+  const inOwner = !!p.symbol?.split(/\s*[›,]\s*|\./).some((part) => norm(part) === norm(owner));
   const declared = new Set([...text.matchAll(new RegExp(`\\bfunc\\s*\\(\\s*(\\w+)\\s+\\*?${owner.replace(/[$]/g, '\\$')}\\b`, 'g'))].map((m) => m[1]!));
   for (const m of text.matchAll(new RegExp(`([A-Za-z_$][\\w$]*)\\s*(?:\\.|::|->)\\s*${leaf}\\s*\\(`, 'g'))) {
     const rec = m[1]!;
-    if (declared.has(rec) || ((rec === 'self' || rec === 'this') && inOwner)) return true;
-    const r = norm(rec);
-    if (r === o || (r.length >= 3 && (o.startsWith(r) || o.endsWith(r)))) return true;
+    if (declared.has(rec) || ((rec === 'self' || rec === 'this') && inOwner) || receiverNamedAfter(rec, owner)) return true;
   }
   return false;
 }

@@ -3,6 +3,7 @@ import { type Passage, placeOf } from './seeds';
 import { queryTerms, textTerms, termCredit, stemKey, leafName, type QueryTerms } from './terms';
 import { asksAboutTests, callSiteSymbol, isTestPassage, testNamedAfter } from './intent';
 import { analyzeQuestion } from '../index/question';
+import { goesOnWith } from '../index/chunker';
 import { asksAboutExamples, docstringLines, isExamplePath, languageOf, withoutTrailingComment } from '../index/languages';
 
 /**
@@ -544,9 +545,9 @@ export function citedPlaces(query: string, ranked: PlaceMatch[], max = MAX_CITED
     // A definition's bare head (click's three-line `def invoke(` signature, its docstring and body
     // the next chunk; django-rest-framework's `class TokenAuthentication(…):` line, its methods
     // the next) and the piece right after it are one place: its head and what it does.
-    const pair = out.findIndex((o) => (isBareHead(o.passage) && goesOnWith(o.passage, m.passage)) || (isBareHead(m.passage) && goesOnWith(m.passage, o.passage)));
+    const pair = out.findIndex((o) => headOf(o.passage, m.passage) || headOf(m.passage, o.passage));
     if (pair >= 0) {
-      const [head, body] = isBareHead(m.passage) && goesOnWith(m.passage, out[pair]!.passage) ? [m.passage, out[pair]!.passage] : [out[pair]!.passage, m.passage];
+      const [head, body] = headOf(m.passage, out[pair]!.passage) ? [m.passage, out[pair]!.passage] : [out[pair]!.passage, m.passage];
       const both: Passage = { ...head, endLine: body.endLine, text: `${head.text.replace(/\n$/, '')}\n${body.text}`, retrieval: Math.max(head.retrieval ?? 0, body.retrieval ?? 0) };
       out[pair] = rankPlaces(query, [both])[0]!;
       continue;
@@ -564,15 +565,9 @@ export function citedPlaces(query: string, ranked: PlaceMatch[], max = MAX_CITED
   return out;
 }
 
-/** A piece of a definition that holds its head alone: a few lines, no more than a signature. */
-function isBareHead(p: Passage): boolean {
-  return p.startLine !== undefined && p.endLine !== undefined && p.endLine - p.startLine < 4 && p.text.length < 400;
-}
-
-/** Whether `next` starts right after `head` and is named as it, or as a member of it (`TokenAuthentication › authenticate`). */
-function goesOnWith(head: Passage, next: Passage): boolean {
-  const sym = head.symbol;
-  return !!sym && head.path === next.path && head.endLine !== undefined && next.startLine === head.endLine + 1 && (next.symbol === sym || !!next.symbol?.startsWith(sym + ' › '));
+/** Whether `head` is a definition's bare head (no more than a signature) and `next`, in its file, goes on with it. */
+function headOf(head: Passage, next: Passage): boolean {
+  return head.path === next.path && head.text.length < 400 && goesOnWith(head, next);
 }
 
 function fence(lang: string | undefined, body: string): string {
