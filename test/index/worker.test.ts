@@ -12,6 +12,8 @@ import {
   AssetsSave, AssetsList, AssetsDelete, type IndexProgress,
 } from '../../server/src/protocol/workspace';
 import type { QGPTRelevanceInput, RelevantQGPTSeed, Seed } from '../../server/src/protocol/wire';
+import { IndexStore, type ChunkRow } from '../../server/src/index/store';
+import { silentLogger } from '../../server/src/core/logger';
 
 const APP = { id: 'test', name: 'OPEN_SOURCE', version: '0', platform: 'LINUX', onboarded: true, privacy: 'OPEN' };
 const seedOf = (raw: string, ext = 'py'): Seed => ({ type: 'SEEDED_ASSET', asset: { application: APP, format: { fragment: { string: { raw }, metadata: { ext } } } } });
@@ -217,6 +219,45 @@ describe('index: the workspace index in the real worker', function () {
     assert.equal(st.filesTotal, 707);
     const last = await w.request(QgptRelevance, { query: 'handler_699 number699', options: { database: true } });
     assert.equal(last.relevant.iterable[0]!.path, path.join(repo, 'gen/6/mod699.py'));
+  });
+
+  it('an index stored by an older askcode answers at once, and its files are chunked again by the next pass', async () => {
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels, settings: bm25Only });
+    await ready(w);
+    await w.stop();
+    w = undefined;
+    const shape = (rows: ChunkRow[]) => rows.map((r) => [r.path, r.start, r.end, r.symbol, r.hash].join(' ')).sort();
+    let store = await IndexStore.open(dataDir, silentLogger);
+    const current = await store.chunksTable(repo);
+    const fresh = await store.readAll<ChunkRow>(current);
+    // What an older chunker stored: geometry.py as one chunk with no name, and a file since deleted.
+    const geo = fresh.find((r) => r.path === 'lib/geometry.py')!;
+    const old: ChunkRow[] = [
+      ...fresh.filter((r) => r.path !== 'lib/geometry.py'),
+      { ...geo, id: 'old-geo', start: 1, end: 3, symbol: '', hash: 'old-geo', text: fs.readFileSync(path.join(repo, 'lib/geometry.py'), 'utf8') },
+      { ...geo, id: 'old-gone', path: 'lib/gone.py', hash: 'old-gone', text: 'def vanished_helper():\n    pass\n' },
+    ];
+    await current.delete('true');
+    await store.replacePaths(await store.chunksTable(repo, 1), [], old);
+    store.close();
+
+    // Before any pass, the old rows answer.
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: false, env: noModels });
+    const early = await w.request(QgptRelevance, { query: 'polygon area shoelace', options: { database: true } });
+    assert.equal(early.relevant.iterable[0]!.path, path.join(repo, 'lib/geometry.py'));
+    await w.stop();
+
+    // The pass chunks every file again, even those unchanged on disk, and drops the old table.
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels, settings: bm25Only });
+    await ready(w);
+    const gone = await w.request(QgptRelevance, { query: 'vanished helper', options: { database: true } });
+    assert.ok(!files(gone.relevant.iterable).includes(path.join(repo, 'lib/gone.py')));
+    await w.stop();
+    w = undefined;
+    store = await IndexStore.open(dataDir, silentLogger);
+    assert.deepEqual(shape(await store.readAll<ChunkRow>(await store.chunksTable(repo))), shape(fresh));
+    assert.deepEqual(await store.olderChunks(repo), []);
+    store.close();
   });
 
   it('embeds every chunk with the MiniLM-shaped model, pauses and resumes, and never re-embeds an unchanged chunk', async function () {

@@ -19,7 +19,15 @@ export interface Root {
   loaded: Promise<void>;
   /** Resolves when the last requested lexical pass over this folder is done. */
   indexed?: Promise<void>;
+  /**
+   * Tables of an older chunks format whose rows were loaded for files the current table lacks:
+   * dropped by the next whole pass over the folder, which chunks those files again.
+   */
+  older: string[];
 }
+
+/** What a file stored in an older chunks format is marked as indexed at: it never matches a walk. */
+const STALE = { mtime: -1, size: -1 };
 
 /** A chunk's id: stable across runs for the same content at the same place. */
 export function chunkId(scope: string, rel: string, start: number, hash: string): string {
@@ -27,7 +35,8 @@ export function chunkId(scope: string, rel: string, start: number, hash: string)
 }
 
 /**
- * A stored chunk's symbol path as the chunker writes it now. A Rust chunk's without type
+ * A stored chunk's symbol path as the chunker writes it now (rows of an older chunks format answer
+ * until the next pass chunks their file again). A Rust chunk's without type
  * arguments: an index made before `impl` blocks were named without them holds
  * `MethodRouter<S, E> › call`, whose comma reads as a list of names. A decorated definition's
  * without its name twice: one made before holds `Mixin › set_policy › set_policy`. A Markdown
@@ -96,18 +105,32 @@ export class Catalog {
     const store = this.ctx.store!;
     const engine = this.ctx.engine;
     const table = store.chunksTable(folder);
-    const root: Root = { folder, workspace, table, files: new Map(), loaded: Promise.resolve() };
+    const root: Root = { folder, workspace, table, files: new Map(), loaded: Promise.resolve(), older: [] };
     root.loaded = (async () => {
       const rows = await store.readAll<ChunkRow>(await table);
       const byPath = new Map<string, ChunkRow[]>();
-      for (const row of rows) {
-        let list = byPath.get(row.path);
-        if (!list) byPath.set(row.path, (list = []));
-        list.push(row);
+      const add = (list: ChunkRow[]) => {
+        for (const row of list) {
+          let l = byPath.get(row.path);
+          if (!l) byPath.set(row.path, (l = []));
+          l.push(row);
+        }
+      };
+      add(rows);
+      // An index made by an older askcode answers at once from its rows; each of their files
+      // counts as changed, so the next pass chunks it as the chunker does now.
+      const stale = new Set<string>();
+      for (const old of await store.olderChunks(folder)) {
+        root.older.push(old.name);
+        const have = new Set(byPath.keys());
+        const theirs = (await store.readAll<ChunkRow>(old.table)).filter((r) => !have.has(r.path));
+        for (const r of theirs) stale.add(r.path);
+        add(theirs);
       }
+      if (stale.size) this.ctx.log.info(`index of ${folder} holds ${stale.size} files stored by an older askcode: they are chunked again by the next pass`);
       for (const [rel, list] of byPath) {
         list.sort((a, b) => a.start - b.start);
-        root.files.set(rel, { mtime: list[0]!.mtime, size: list[0]!.size });
+        root.files.set(rel, stale.has(rel) ? STALE : { mtime: list[0]!.mtime, size: list[0]!.size });
         engine.setFile(path.join(folder, rel), rel, list.map((row) => recordOf(folder, row)));
       }
       this.progress.counts.chunks = engine.chunkCount;

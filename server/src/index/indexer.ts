@@ -144,6 +144,8 @@ export class Indexer {
     await flush();
     engine.trim();
     if (changed.length || removed.length) await store!.compact(table);
+    // Every file of an older format's tables is now chunked again (or gone): they go.
+    if (root.older.length) await store!.dropTables(root.older.splice(0));
     counts.chunks = engine.chunkCount;
     this.ctx.log.info(`indexed ${root.folder}: ${found.length} files (${changed.length} changed, ${removed.length} removed), ${engine.chunkCount} chunks in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     // "ready" when this job ends, unless more work is queued behind it (Progress.settle).

@@ -44,6 +44,23 @@ export function tableKey(prefix: string, s: string): string {
   return `${prefix}_${createHash('sha1').update(s).digest('hex').slice(0, 16)}`;
 }
 
+/**
+ * The format of a folder's stored chunks: raise it when the chunker or the definitions' names would
+ * store a file differently. A table of an older format is still read at open (its files answer at
+ * once) but each of its files is chunked again by the next pass over the folder, which then drops it.
+ * 1: tables named without a format (to stop 33); 2: bare heads, receivers and Rust `impl` names as now.
+ */
+export const CHUNKS_FORMAT = 2;
+
+function chunksName(folder: string, format: number): string {
+  return tableKey('chunks', folder) + (format > 1 ? `_v${format}` : '');
+}
+
+/** The format a chunks table's name says (1 for a name without one). */
+function formatOf(name: string): number {
+  return Number(/_v(\d+)$/.exec(name)?.[1] ?? 1);
+}
+
 function vectorsName(modelId: string, dims: number, version?: string): string {
   return tableKey(`vectors_${dims}`, modelId) + (version ? `_v${version}` : '');
 }
@@ -121,8 +138,24 @@ export class IndexStore {
     }
   }
 
-  chunksTable(folder: string): Promise<Table> {
-    return this.table(tableKey('chunks', folder), () => this.chunkSchema());
+  /** A folder's chunks, in the current format unless another is named. */
+  chunksTable(folder: string, format = CHUNKS_FORMAT): Promise<Table> {
+    return this.table(chunksName(folder, format), () => this.chunkSchema());
+  }
+
+  /** This folder's chunks tables of other formats than the current one, newest first. */
+  async olderChunks(folder: string): Promise<{ name: string; table: Table }[]> {
+    const base = tableKey('chunks', folder);
+    const keep = chunksName(folder, CHUNKS_FORMAT);
+    const names = (await this.db.tableNames()).filter((n) => (n === base || n.startsWith(base + '_v')) && n !== keep);
+    names.sort((a, b) => formatOf(b) - formatOf(a));
+    return Promise.all(names.map(async (name) => ({ name, table: await this.db.openTable(name) })));
+  }
+
+  /** Drops tables by name (those `olderChunks` named, once their files are chunked again). */
+  async dropTables(names: string[]): Promise<void> {
+    const have = new Set(await this.db.tableNames());
+    for (const n of names) if (have.has(n)) await this.db.dropTable(n);
   }
 
   assetsTable(): Promise<Table> {
