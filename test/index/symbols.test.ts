@@ -189,6 +189,22 @@ describe('symbols: names an issue writes as words', function () {
     assert.deepEqual([...idx.phraseMatches('a long repr check in the tests, and we load config at start')], [], 'a test\'s name, and a name four files define, say nothing');
   });
 
+  it('between names of the question\'s words that score the same, the one that does something: a function before an interface or a type', () => {
+    const idx = new SymbolIndex();
+    idx.setFile('/w/router/utils.ts', 'router/utils.ts', 'typescript', [
+      { ...def('RouteMatch', 10), kind: 'interface' },
+      { ...def('DataRouteMatch', 30), kind: 'interface' },
+      { ...def('matchRoutes', 60), kind: 'function' },
+    ]);
+    idx.setFile('/w/other.ts', 'other.ts', 'typescript', [def('createBrowserHistory')]);
+    const query = new Map([['router', 1], ['match', 1], ['url', 1], ['rout', 1]]);
+    const found = idx.nameMatches(query, () => 3);
+    assert.equal(found.get('/w/router/utils.ts')?.def.name, 'matchRoutes');
+    // Alone with its words, the interface is still found.
+    idx.setFile('/w/router/utils.ts', 'router/utils.ts', 'typescript', [{ ...def('RouteMatch', 10), kind: 'interface' }]);
+    assert.equal(idx.nameMatches(query, () => 3).get('/w/router/utils.ts')?.def.name, 'RouteMatch');
+  });
+
   describe('in the core', () => {
     const cores = realCore('phrases');
 

@@ -149,6 +149,39 @@ describe('extractive answerer: matching question words to code', () => {
     assert.deepEqual(rankPlaces(q, [router, generic, plain]).map((m) => quotedSymbol(m)), ['App.next', 'Router.Match', 'findHandler']);
   });
 
+  it('names a quoted doc comment by the definition right after it in the chunk, not by the one before it', () => {
+    // react-router's utils.ts: `mergeRouteUpdates` ends; the JSDoc quoted is `matchRoutes`'s.
+    const ts = [
+      'function mergeRouteUpdates<T>(route: T, updates: Partial<T>): T {',
+      '  return Object.assign(route, updates);',
+      '}',
+      '',
+      '/**',
+      ' * Matches the given routes to a location and returns the match data.',
+      ' *',
+      ' * @example',
+      ' * matchRoutes(routes, "/dashboard"); // [rootMatch, dashboardMatch]',
+      ' *',
+      ' * @public',
+      ' * @category Utils',
+      ' * @param routes The array of route objects to match against.',
+      ' * @param locationArg The location to match against, either a string path or a',
+      ' * partial {@link Location} object',
+      ' * @returns An array of objects, or `null` if there are none.',
+      ' * @since 6.0',
+      ' * @see {@link matchPath}',
+      ' * @see {@link useMatches}',
+      ' */',
+      'export function matchRoutes(routes: RouteObject[], locationArg: Partial<Location> | string): RouteMatch[] | null {',
+      '  return matchRoutesImpl(routes, locationArg, false);',
+      '}',
+    ].join('\n');
+    const [m] = rankPlaces('how are routes ranked and matched against the URL?', [{ ...passage(0, 'lib/router/utils.ts', ts), language: 'typescript', symbol: 'mergeRouteUpdates, matchRoutes' }]);
+    assert.match(m!.quote.join('\n'), /match against/);
+    assert.ok(!m!.quote.some((l) => l.includes('export function')), m!.quote.join('\n'));
+    assert.equal(quotedSymbol(m!), 'matchRoutes');
+  });
+
   it('names a quote after the end of the definition above it by none (a doc comment on a re-export is not the interface\'s)', () => {
     // askcode's safePath.ts: `interface Inside { … }` ends; the comment quoted is on `export type { SkipReason }`.
     const ts = [
@@ -715,6 +748,38 @@ describe('extractive answerer: the order of the places', () => {
     ps.forEach((p, i) => (p.retrieval = 1 - i * 0.1));
     const { order } = answerOrder('What happens when a view raises an exception?', ps);
     assert.equal(ps[order[0]!]!.path, 'src/views.ts', 'third file in retrieval, first by its words');
+  });
+
+  it('"how does the router match a URL to a route?": a function named so does it; an interface named with the same words only declares its shape', () => {
+    // The search ranks the function first (index/symbols.ts prefers, between names of the same words, the one that does something).
+    const iface = passage(1, 'lib/router/utils.ts', [
+      'export interface RouteMatch<ParamKey extends string = string> {',
+      '  /** The names and values of dynamic parameters in the URL. */',
+      '  params: Params<ParamKey>;',
+      '  /** The portion of the URL pathname that was matched. */',
+      '  pathname: string;',
+      '  /** The route object that was used to match. */',
+      '  route: RouteObject;',
+      '}',
+      '',
+      'export interface DataRouteMatch extends RouteMatch<string, DataRouteObject> {}',
+    ].join('\n'));
+    iface.symbol = 'RouteMatch, DataRouteMatch';
+    const fn = passage(0, 'lib/router/utils.ts', [
+      '/** Matches the given routes to a location and returns the match data. */',
+      'export function matchRoutes(routes: RouteObject[], locationArg: Partial<Location> | string): RouteMatch[] | null {',
+      '  return matchRoutesImpl(routes, locationArg, false);',
+      '}',
+    ].join('\n'));
+    fn.symbol = 'mergeRouteUpdates, matchRoutes';
+    iface.retrieval = 0.9;
+    fn.retrieval = 1;
+    const ps = [fn, iface];
+    assert.equal(ps[answerOrder('how does the router match a URL to a route?', ps).order[0]!], fn);
+    // Named outright, the interface is what is asked about (and the search ranks it first).
+    iface.retrieval = 1;
+    fn.retrieval = 0.9;
+    assert.equal(ps[answerOrder('what does a `RouteMatch` hold?', ps).order[0]!], iface);
   });
 
   it('"where is the response body set?": a document\'s heading is no name of code, unless the question asks how to do something', () => {

@@ -27,6 +27,9 @@ export interface FileSymbol {
   attribute?: boolean;
 }
 
+/** Kinds of definition that declare a shape and do nothing themselves. */
+const DECLARES_ONLY = new Set<SymbolKind>(['interface', 'type']);
+
 // ---- extraction ------------------------------------------------------------------------
 
 const CLASS = new Set(['class_definition', 'class_declaration', 'class', 'abstract_class_declaration', 'class_specifier', 'struct_specifier', 'struct_item', 'record_declaration', 'union_item']);
@@ -454,7 +457,9 @@ export class SymbolIndex {
       if (parts.length === 1 && idf(parts[0]!) < 4) continue;
       const score = c.got * coverage;
       const prev = best.get(c.key);
-      if (!prev || score > prev.score) best.set(c.key, { score, def });
+      // Between names with the same words, the one that does something: react-router's "how does
+      // the router match a URL to a route?" spells `RouteMatch` (an interface) and `matchRoutes`.
+      if (!prev || score > prev.score || (score === prev.score && DECLARES_ONLY.has(prev.def.kind) && !DECLARES_ONLY.has(def.kind))) best.set(c.key, { score, def });
     }
     return best;
   }

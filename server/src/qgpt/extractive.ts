@@ -135,7 +135,7 @@ const MIN_NAME_WORDS = 2;
  * definitions: 1 for `RequestContext.push` and "where is the request context pushed?", 0 for
  * `HandlerResponse` and "where is the 404 response produced?" (one word).
  */
-export function nameCoverage(q: QueryTerms, symbol: string | undefined, total: number): number {
+export function nameCoverage(q: QueryTerms, symbol: string | undefined, total: number, text?: string): number {
   if (!symbol || total <= 0) return 0;
   const parts = symbol.split(/\s*›\s*/);
   const leaves = parts.pop()!.split(/\s*,\s*/).filter(Boolean);
@@ -153,9 +153,19 @@ export function nameCoverage(q: QueryTerms, symbol: string | undefined, total: n
         n++;
       }
     }
-    if (n >= MIN_NAME_WORDS) best = Math.max(best, got / total);
+    // A name the passage declares as a shape only (an interface, a type) spells the words but does
+    // not do what they say: react-router's `RouteMatch` for "how does the router match a URL?".
+    // Named outright (`RouteMatch`), it is what is asked about.
+    const shapeOnly = !!text && !q.symbols.some((s) => leafName(s) === leaf.trim()) && declaresOnly(text, leaf);
+    if (n >= MIN_NAME_WORDS) best = Math.max(best, (got / total) * (shapeOnly ? 0.5 : 1));
   }
   return best;
+}
+
+/** Whether `text` declares `name` as an interface or a type alias (`interface X`, `type X =`, Go's `type X interface`). */
+function declaresOnly(text: string, name: string): boolean {
+  const n = escapeRe(name.trim());
+  return new RegExp(`^\\s*(?:export\\s+|public\\s+|pub(?:\\([a-z]+\\))?\\s+)?(?:declare\\s+)?(?:interface\\s+${n}\\b|type\\s+${n}\\b(?!\\s+struct\\b))`, 'm').test(text);
 }
 
 /**
@@ -433,7 +443,7 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
     // A definition the index resolved the name to is named by it too (`DefaultReq.Locals` is `Ctx.Locals`).
     // A document's section heading is a title, not a name of code: it counts as one for how-tos only.
     const heading = !howTo && !!p.path && !!languageOf(p.path).markdown;
-    const named = heading ? 0 : Math.max(nameCoverage(q, p.symbol, total), ...names.map((name) => nameCoverage(q, name.split(/\.|::|#/).join(' › '), total)));
+    const named = heading ? 0 : Math.max(nameCoverage(q, p.symbol, total, p.text), ...names.map((name) => nameCoverage(q, name.split(/\.|::|#/).join(' › '), total)));
     const { start: best, quote } = quoteWindow(lines, lineScores);
     out.push({
       passage: p,
@@ -649,6 +659,14 @@ function quotedName(m: PlaceMatch): string | undefined {
   if (body === undefined && lines.slice(end).every((l) => !l.trim())) {
     const doc = DOC_OF.exec(m.quote.find((l) => l.trim()) ?? '')?.[1];
     if (doc && !names.includes(doc)) return doc;
+  }
+  // Only a doc comment whose definition comes right after the quote, in this chunk: its name
+  // (react-router's JSDoc of `matchRoutes`, quoted for its "@param routes … to match against").
+  if (body === undefined) {
+    const k = lines.findIndex((l, i) => i >= end && !LEAD_IN.test(l));
+    const l = k < 0 ? undefined : lines[k]!;
+    const after = l === undefined ? undefined : (DEFINITION_LINE.exec(l)?.[1] ?? TYPED_LINE.exec(l)?.[1] ?? signatureName(lines, k));
+    if (after) return displaySymbol([...parts.slice(0, -1), after].join(' › '));
   }
   // A chunk inside a definition (its header in an earlier chunk) goes by the chunk's names.
   if (!found) return displaySymbol([...parts.slice(0, -1), names[0]!].join(' › '));
