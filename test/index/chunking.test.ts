@@ -153,6 +153,27 @@ describe('index: tokens, chunks and the walk', () => {
     }
   });
 
+  it('names a doc comment that is a chunk of its own by the definition right after it, in Ruby, TypeScript and Java', async () => {
+    const doc = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix} The static middleware serves files under the url prefix, line ${i}.`).join('\n');
+    // rack's sendfile.rb: a long comment on `class Sendfile`, a blank line before it, in a module whose
+    // definitions sit in a body node.
+    const rb = `module Rack\n${doc('  #', 70)}\n\n  class Static\n    def call(env)\n${'      env\n'.repeat(40)}    end\n  end\nend\n`;
+    const rbChunks = await chunkText(rb, languageOf('static.rb')!);
+    const rbDoc = rbChunks.filter((c) => c.startLine < 70);
+    assert.ok(rbDoc.length >= 2, rbChunks.map((c) => `${c.startLine}-${c.endLine} ${c.symbol}`).join('; '));
+    for (const c of rbDoc) assert.equal(c.symbol, 'Rack › Static', `${c.startLine}-${c.endLine}`);
+    // A JSDoc too long to share a chunk with its function.
+    const ts = `// Helpers for routes.\n\nexport function mergeRoutes(a: number) {\n${'  a += 1;\n'.repeat(50)}  return a;\n}\n\n/**\n${doc(' *', 55)}\n */\nexport function matchRoutes(routes: string[]) {\n${'  routes.sort();\n'.repeat(30)}  return routes;\n}\n`;
+    const tsChunks = await chunkText(ts, languageOf('utils.ts')!);
+    const tsDoc = tsChunks.find((c) => c.text.includes('line 10.'))!;
+    assert.ok(!tsDoc.text.includes('function mergeRoutes') && !tsDoc.text.includes('function matchRoutes'), tsChunks.map((c) => `${c.startLine}-${c.endLine} ${c.symbol}`).join('; '));
+    assert.equal(tsDoc.symbol, 'matchRoutes');
+    // Java: a Javadoc on a method inside a class, and a method's body comments name no local.
+    const java = `public class Safelist {\n  /**\n${doc('   *', 70)}\n   */\n  public boolean isSafeTag(String tag) {\n    // a local comment\n    int localCount = 1;\n    return localCount > 0;\n  }\n}\n`;
+    const javaDoc = (await chunkText(java, languageOf('Safelist.java')!)).find((c) => c.text.includes('line 10.'))!;
+    assert.equal(javaDoc.symbol, 'Safelist › isSafeTag');
+  });
+
   it('cuts a big file into pieces within the line budget, and markdown by headings', async () => {
     const fns = Array.from({ length: 80 }, (_, i) => `function helper${i}(x: number) {\n  const y = x * ${i};\n  return y + 1;\n}\n`).join('\n');
     const chunks = await chunkText(fns, languageOf('big.ts'));

@@ -151,6 +151,8 @@ interface Piece {
   chars: number;
   names: string[];
   parents: string[];
+  /** A doc comment's: the definition it documents (the chunk's name when it holds no definition). */
+  doc?: string;
 }
 
 function splitNode(n: TSNode, parents: string[], out: Piece[], lines: string[], inFunction = false): void {
@@ -177,14 +179,45 @@ function splitNode(n: TSNode, parents: string[], out: Piece[], lines: string[], 
     return;
   }
   let cursor = start;
-  for (const c of children) {
+  for (const [i, c] of children.entries()) {
     const cs = c.startPosition.row;
     // The node's own header (`class Foo {`, a signature) joins the first child's piece.
     if (cs > cursor) out.push({ start: cursor, end: cs - 1, chars: sumChars(lines, cursor, cs - 1), names: name && cursor === start ? [name] : [], parents: inner });
+    const from = out.length;
     splitNode(c, inner, out, lines, inFunction || FUNCTION_LIKE.test(n.type));
+    // A doc comment is named by the definition it documents, also where it is a chunk of its own
+    // (rack's 85-line comment on `class Static` was two chunks named `Rack`).
+    const documented = COMMENT_NODE.test(c.type) && !inFunction && !FUNCTION_LIKE.test(n.type) ? documentedBy(children, i) : undefined;
+    if (documented) for (let k = from; k < out.length; k++) out[k]!.doc = documented;
     cursor = Math.max(cursor, out[out.length - 1]!.end + 1);
   }
   if (cursor <= end) out.push({ start: cursor, end, chars: sumChars(lines, cursor, end), names: [], parents: inner });
+}
+
+const COMMENT_NODE = /comment/;
+
+/**
+ * The name of the definition right after the comment `children[i]` (and the comments after it),
+ * one blank line at most between (rack writes one before `class Sendfile`).
+ */
+function documentedBy(children: TSNode[], i: number): string | undefined {
+  let end = children[i]!.endPosition.row;
+  for (let k = i + 1; k < children.length; k++) {
+    const c = children[k]!;
+    if (c.startPosition.row > end + 2) return undefined;
+    if (COMMENT_NODE.test(c.type)) {
+      end = c.endPosition.row;
+      continue;
+    }
+    // Ruby holds a module's definitions in a body node that starts where the first one does.
+    for (let d: TSNode | null | undefined = c, depth = 0; d && depth < 3; d = d.namedChildren[0], depth++) {
+      if (d.startPosition.row !== c.startPosition.row) return undefined;
+      const name = defName(d);
+      if (name) return name;
+    }
+    return undefined;
+  }
+  return undefined;
 }
 
 function sumChars(lines: string[], a: number, b: number): number {
@@ -223,7 +256,8 @@ function mergePieces(pieces: Piece[], lines: string[]): Chunk[] {
     const start = Math.min(covered, g[0]!.start);
     const end = g[g.length - 1]!.end;
     covered = end + 1;
-    const names = [...new Set(g.flatMap((p) => p.names))].slice(0, 3);
+    let names = [...new Set(g.flatMap((p) => p.names))].slice(0, 3);
+    if (!names.length) names = [...new Set(g.flatMap((p) => (p.doc ? [p.doc] : [])))].slice(0, 3);
     // Nesting reads `Outer › Inner`; the definitions side by side in one chunk read `a, b, c`.
     const symbol = [...g[0]!.parents, names.join(', ')].filter(Boolean).join(' › ') || undefined;
     pushChunk(chunks, lines, start, end, symbol);

@@ -48,9 +48,10 @@ export function tableKey(prefix: string, s: string): string {
  * The format of a folder's stored chunks: raise it when the chunker or the definitions' names would
  * store a file differently. A table of an older format is still read at open (its files answer at
  * once) but each of its files is chunked again by the next pass over the folder, which then drops it.
- * 1: tables named without a format (to stop 33); 2: bare heads, receivers and Rust `impl` names as now.
+ * 1: tables named without a format (to stop 33); 2: bare heads, receivers and Rust `impl` names;
+ * 3: a doc comment that is a chunk of its own is named by the definition it documents.
  */
-export const CHUNKS_FORMAT = 2;
+export const CHUNKS_FORMAT = 3;
 
 function chunksName(folder: string, format: number): string {
   return tableKey('chunks', folder) + (format > 1 ? `_v${format}` : '');
