@@ -716,6 +716,10 @@ describe('extractive answerer: the order of the places', () => {
     const [l] = rankPlaces('how does a logger enrich log events with the source type?', [{ ...passage(0, 'src/Serilog/Log.cs', log), language: 'csharp', symbol: 'Log › ForContext' }]);
     assert.match(l!.quote.join('\n'), /ForContext\(Type source\)/);
     assert.equal(quotedSymbol(l!), 'Log.ForContext');
+    // Java: an annotation among the modifiers (jsoup's DataUtil, whose chunk names three other methods).
+    const java = ['private static @Nullable String detectCharsetFromBom(ControllableInputStream input) throws IOException {', '    byte[] bom = new byte[4];', '    input.read(bom, 0, 4);', '    // the BOM decides the charset', '    return null;', '}'].join('\n');
+    const [j] = rankPlaces('what happens when the input has a BOM?', [{ ...passage(0, 'src/main/java/org/jsoup/helper/DataUtil.java', java), language: 'java', symbol: 'DataUtil › getCharsetFromContentType, validateCharset, mimeBoundary' }]);
+    assert.equal(quotedSymbol(j!), 'DataUtil.detectCharsetFromBom');
   });
 
   it('"what does X return?" quotes X\'s return statement, not its signature', () => {

@@ -278,8 +278,15 @@ const DEFINITION_LINE = /^\s*(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s
  */
 const METHOD_LINE = /^\s*(?:(?:async|static|public|private|protected|readonly|override|abstract|get|set)\s+)*(?!(?:if|for|while|switch|catch|return|function|new|await|else|do|with)\b)([A-Za-z_$][\w$]*)\??\s*(?:<[^>]*>)?\s*\([^()]*\)\s*(?::\s*[^;{=]+?\s*[;{]|\{)\s*$/;
 
-/** A method declared with modifiers and its return type (Java, C#): `public static ILogger ForContext(Type source) => …`. */
-const TYPED_LINE = /^\s*(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|virtual|async|sealed|native|extern|unsafe|new)\s+)+(?!(?:class|interface|enum|struct|record|delegate|event)\b)[\w.<>\[\]?,]+\s+([A-Za-z_]\w*)\s*(?:<[^>]*>)?\s*\(/;
+/**
+ * A method declared with modifiers and its return type (Java, C#), annotations among them:
+ * `public static ILogger ForContext(Type source) => …`, jsoup's `private static @Nullable String detectCharsetFromBom(…)`.
+ */
+const MODIFIER = String.raw`(?:public|private|protected|internal|static|final|abstract|synchronized|override|virtual|async|sealed|native|extern|unsafe|new)\s+`;
+const ANNOTATION = String.raw`@\w+(?:\([^)]*\))?\s+`;
+const TYPED_LINE = new RegExp(
+  String.raw`^\s*(?:${ANNOTATION})*${MODIFIER}(?:${MODIFIER}|${ANNOTATION})*(?!(?:class|interface|enum|struct|record|delegate|event)\b)[\w.<>\[\]?,]+\s+([A-Za-z_]\w*)\s*(?:<[^>]*>)?\s*\(`,
+);
 
 /** A line that starts a definition (or its decorator): Python, JS/TS, Go, Rust, Java-like classes. */
 const NEXT_DEFINITION = /^\s*(?:@\w|(?:async\s+)?def\s|(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s|(?:export\s+)?(?:default\s+)?(?:async\s+)?function\b|(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s|func\s)/;
