@@ -208,6 +208,42 @@ describe('symbols: names an issue writes as words', function () {
   describe('in the core', () => {
     const cores = realCore('phrases');
 
+    it('"the text of an element" names `Element.text`, and "the outer html of an element" the `outerHtml` an element inherits', async () => {
+      const { dir: repo, write } = cores.repo();
+      const filler = (n: number) => Array.from({ length: n }, (_, i) => `  public int counter${i}() { return ${i}; }`).join('\n');
+      write('src/nodes/Node.java', `public abstract class Node {\n  /** The node and its children as markup. */\n  public String outerHtml() {\n    StringBuilder accum = new StringBuilder();\n    outerHtmlHead(accum);\n    return accum.toString();\n  }\n  abstract void outerHtmlHead(StringBuilder accum);\n${filler(30)}\n}\n`);
+      write('src/nodes/Element.java', `public class Element extends Node {\n${filler(40)}\n  /** Gets the combined text of this element and all its children. */\n  public String text() {\n    StringBuilder accum = new StringBuilder();\n    return accum.toString().trim();\n  }\n${filler(40)}\n  void outerHtmlHead(StringBuilder accum) {}\n}\n`);
+      write('src/select/Elements.java', [
+        'public class Elements extends ArrayList<Element> {',
+        '  /** The combined text of all the matched elements: each element\'s text, joined by a space. */',
+        '  public String text() {',
+        '    StringBuilder sb = new StringBuilder();',
+        '    for (Element element : this) {',
+        '      if (sb.length() != 0) sb.append(" ");',
+        '      sb.append(element.text());',
+        '    }',
+        '    return sb.toString();',
+        '  }',
+        '  /** The outer html of each element, joined. */',
+        '  public String outerHtml() {',
+        '    StringBuilder sb = new StringBuilder();',
+        '    for (Element element : this) sb.append(element.outerHtml());',
+        '    return sb.toString();',
+        '  }',
+        '}',
+        '',
+      ].join('\n'));
+      const core = await cores.open(repo);
+      const engine = core.index.engine;
+      const first = (q: string) => engine.search(q).hits[0]!.chunk;
+      const text = first('how do I get the text of an element?');
+      assert.equal(text.rel, 'src/nodes/Element.java', rankedFiles(engine, 'how do I get the text of an element?').join(', '));
+      assert.match(text.text, /public String text\(\)/);
+      assert.equal(first('what is the outer html of an element?').rel, 'src/nodes/Node.java');
+      // Of the elements (plural, the list's class), the list's own method.
+      assert.equal(first('how is the text of all the elements joined?').rel, 'src/select/Elements.java');
+    });
+
     it('a question (and, weighed in, an issue) that writes a function\'s name as words ranks the file defining it higher', async () => {
       const { dir: repo, write } = cores.repo();
       write('pkg/formatting.py', [

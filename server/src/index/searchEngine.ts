@@ -652,7 +652,7 @@ export class SearchEngine {
     const pathW = natural ? p.questionPathW : p.pathW;
     const aboutExamples = asksAboutExamples(text);
     const symW = natural ? p.symbolW : p.symbolTextW;
-    const targets = symW > 0 ? this.symbolTargetsOf(parsed, allowFile) : undefined;
+    const targets = symW > 0 ? this.symbolTargetsOf(text, parsed, allowFile) : undefined;
     const nameW = natural ? p.nameW : p.nameTextW;
     const names = nameW > 0 && this.symbols?.size ? this.nameTargets(q) : undefined;
     if (names) {
@@ -1054,7 +1054,7 @@ export class SearchEngine {
   }
 
   /** Files the text's code names point at (definitions, or call sites when it asks where they are used). */
-  private symbolTargetsOf(parsed: ParsedQuery, allowFile?: (key: string) => boolean): Map<string, SymbolTarget> | undefined {
+  private symbolTargetsOf(text: string, parsed: ParsedQuery, allowFile?: (key: string) => boolean): Map<string, SymbolTarget> | undefined {
     const q = parsed.question;
     if (!this.symbols || !this.symbols.size) return undefined;
     // "what does c.json do?": a method, unless a file of the project is called `c.json`.
@@ -1064,6 +1064,8 @@ export class SearchEngine {
       if (!this.hasFileNamed(hint)) named.push({ name, codeShaped: true });
     }
     for (const name of q.capitalised) named.push({ name, codeShaped: false, plain: true });
+    // "the text of an element": `Element.text`, where the project defines it.
+    if (q.natural) for (const name of this.symbols.memberPhrases(text)) if (!named.some((n) => n.name === name)) named.push({ name, codeShaped: true });
     if (!named.length) return undefined;
     const refs = (name: string) => {
       const ts = terms(name.split(/[.:#]/).pop() ?? '');

@@ -1,7 +1,7 @@
 import type { Node as TSNode } from 'web-tree-sitter';
 import type { SymbolKind, SymbolDefinition, SymbolReference } from '../protocol/symbols';
 import { docstringLines, isExamplePath, isTestPath, withoutTrailingComment } from './languages';
-import { terms, wordRuns } from './tokens';
+import { isStopWord, terms, wordRuns } from './tokens';
 
 /**
  * The symbol index: definitions read from the tree-sitter parse the chunker already does
@@ -26,6 +26,9 @@ export interface FileSymbol {
   /** An instance attribute its class's `__init__` sets (`self.body = b""` → `Request.body`): found by its qualified name only. */
   attribute?: boolean;
 }
+
+/** "the text of an element", "the outer html of each element": a member (one or two words) of a thing. */
+const MEMBER_OF = /\b((?:[a-z]+\s+)?[a-z]{3,})\s+of\s+(?:a|an|the|each|every|this|that|its)\s+([a-z]{3,})\b/gi;
 
 /** Kinds of definition that declare a shape and do nothing themselves. */
 const DECLARES_ONLY = new Set<SymbolKind>(['interface', 'type']);
@@ -482,6 +485,52 @@ export class SymbolIndex {
       if (isTestNamedAfter(x.def.name, leaf)) out.push({ key: x.key, def: x.def });
     }
     return out.sort((a, b) => a.def.name.length - b.def.name.length).slice(0, max);
+  }
+
+  /**
+   * Members a question names as "the X of a Y": "the text of an element" is jsoup's `Element.text`,
+   * "the body of a request" `Request.body`. Y (or Y less a plural s) is a class, interface or struct
+   * defined outside tests; X, one word or two written as one name (`outer html` → `outerHtml`), is a
+   * member it defines or inherits (jsoup's `Element.outerHtml` is `Node`'s). Qualified names, at most `max`.
+   */
+  memberPhrases(text: string, max = 2): string[] {
+    const out: string[] = [];
+    for (const m of text.matchAll(MEMBER_OF)) {
+      const words = m[1]!.toLowerCase().split(/\s+/).filter((w) => !isStopWord(w));
+      if (!words.length) continue;
+      const members = words.length > 1 ? [words.join(''), words.join('_')] : words;
+      const owner = m[2]!.toLowerCase();
+      for (const o of new Set([owner, owner.replace(/s$/, '')])) {
+        for (const ownerName of this.byLower.get(o) ?? []) {
+          if (!this.definesType(ownerName)) continue;
+          const found = members
+            .flatMap((w) => [...(this.byLower.get(w) ?? [])])
+            .find((name) => this.definesQualified(`${ownerName}.${name}`) || this.inherited(ownerName, name).some((d) => !this.files.get(d.key)!.test));
+          if (found && !out.includes(`${ownerName}.${found}`)) out.push(`${ownerName}.${found}`);
+          if (out.length >= max) return out;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Whether a file outside tests defines `name` as a class, interface or type. */
+  private definesType(name: string): boolean {
+    for (const key of this.byName.get(name) ?? []) {
+      const f = this.files.get(key)!;
+      if (!f.test && f.defs.some((d) => d.name === name && (d.kind === 'class' || d.kind === 'interface' || d.kind === 'type'))) return true;
+    }
+    return false;
+  }
+
+  /** Whether a file outside tests defines `Owner.member` (its member name being the last part). */
+  private definesQualified(qualified: string): boolean {
+    const name = qualified.slice(qualified.lastIndexOf('.') + 1);
+    for (const key of this.byName.get(name) ?? []) {
+      const f = this.files.get(key)!;
+      if (!f.test && f.defs.some((d) => d.name === name && d.qualifiedName === qualified)) return true;
+    }
+    return false;
   }
 
   /**
