@@ -172,6 +172,10 @@ describe('index: tokens, chunks and the walk', () => {
     const java = `public class Safelist {\n  /**\n${doc('   *', 70)}\n   */\n  public boolean isSafeTag(String tag) {\n    // a local comment\n    int localCount = 1;\n    return localCount > 0;\n  }\n}\n`;
     const javaDoc = (await chunkText(java, languageOf('Safelist.java')!)).find((c) => c.text.includes('line 10.'))!;
     assert.equal(javaDoc.symbol, 'Safelist › isSafeTag');
+    // C#: a file-scoped namespace names nothing, and a #pragma may stand between the comment and the class (Polly).
+    const cs = `using System;\n\nnamespace Polly;\n\n/// <summary>\n${doc('///', 12)}\n/// </summary>\n#pragma warning disable S1694\npublic abstract class ResiliencePipelineBuilderBase\n#pragma warning restore S1694\n{\n${Array.from({ length: 60 }, (_, i) => `    public int Counter${i}() => ${i};`).join('\n')}\n}\n`;
+    const csDoc = (await chunkText(cs, languageOf('ResiliencePipelineBuilderBase.cs')!)).find((c) => c.text.includes('line 10.'))!;
+    assert.equal(csDoc.symbol, 'ResiliencePipelineBuilderBase');
   });
 
   it('cuts a big file into pieces within the line budget, and markdown by headings', async () => {

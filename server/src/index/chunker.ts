@@ -99,7 +99,8 @@ function nameLike(text: string): string | undefined {
 
 /** The name a definition node declares, if any. */
 function defName(n: TSNode): string | undefined {
-  if (!DEF.test(n.type)) return undefined;
+  // C#'s `namespace Polly;` holds nothing: a chunk of its usings and a class's doc comment is not `Polly`.
+  if (!DEF.test(n.type) || n.type === 'file_scoped_namespace_declaration') return undefined;
   const name = n.childForFieldName('name');
   if (name) return nameLike(name.text);
   if (n.type === 'decorated_definition' || n.type === 'export_statement') {
@@ -195,6 +196,8 @@ function splitNode(n: TSNode, parents: string[], out: Piece[], lines: string[], 
 }
 
 const COMMENT_NODE = /comment/;
+/** What may stand between a doc comment and its definition: C#'s `#pragma warning disable …`, C's `#if`. */
+const PREPROC_NODE = /^preproc_/;
 
 /**
  * The name of the definition right after the comment `children[i]` (and the comments after it),
@@ -205,7 +208,7 @@ function documentedBy(children: TSNode[], i: number): string | undefined {
   for (let k = i + 1; k < children.length; k++) {
     const c = children[k]!;
     if (c.startPosition.row > end + 2) return undefined;
-    if (COMMENT_NODE.test(c.type)) {
+    if (COMMENT_NODE.test(c.type) || PREPROC_NODE.test(c.type)) {
       end = c.endPosition.row;
       continue;
     }

@@ -49,7 +49,8 @@ export function tableKey(prefix: string, s: string): string {
  * store a file differently. A table of an older format is still read at open (its files answer at
  * once) but each of its files is chunked again by the next pass over the folder, which then drops it.
  * 1: tables named without a format (to stop 33); 2: bare heads, receivers and Rust `impl` names;
- * 3: a doc comment that is a chunk of its own is named by the definition it documents.
+ * 3: a doc comment that is a chunk of its own is named by the definition it documents, and C#'s
+ * file-scoped namespace names no chunk.
  */
 export const CHUNKS_FORMAT = 3;
 
