@@ -660,6 +660,63 @@ describe('extractive answerer: the order of the places', () => {
     assert.doesNotMatch(leadSentence([d!], callSiteSymbol(q)), /creates one|calls it/, 'a docstring\'s example makes no Blueprint');
   });
 
+  it('a Javadoc without a star on each line is a comment: its example creates nothing, and its quote goes by the method after it', () => {
+    // jsoup's Cleaner: Javadoc in its own style, an example that makes a Cleaner, then the method.
+    const text = [
+      '/**',
+      ' Creates a new, clean document, from the original dirty document, containing only elements allowed by the safelist.',
+      ' The original document is not modified.',
+      ' <pre>',
+      ' Cleaner cleaner = new Cleaner(Safelist.relaxed());',
+      ' boolean isValid = cleaner.isValid(inputDoc);',
+      ' </pre>',
+      ' @param dirtyDocument Untrusted base document to clean.',
+      ' @return cleaned document.',
+      ' @since 1.14.1',
+      ' @author jhy',
+      ' @apiNote thread-safe',
+      ' */',
+      'public Document clean(Document dirtyDocument) {',
+      '    Validate.notNull(dirtyDocument);',
+      '    Document clean = Document.createShell(dirtyDocument.baseUri());',
+      '    copySafeNodes(dirtyDocument.body(), clean.body());',
+      '    return clean;',
+      '}',
+    ].join('\n');
+    assert.equal(docstringLines(text, 'src/main/java/org/jsoup/safety/Cleaner.java').map(Number).join(''), '1111111111111000000');
+    // A chunk that starts inside one, and a comment after code, in TypeScript and Go.
+    assert.equal(docstringLines(' * a line of the comment\n */\nexport function f() {}\n/* one line */\nconst x = 1; /* after code */', 'a.ts').map(Number).join(''), '11010');
+    assert.equal(docstringLines('/*\nPackage gin implements a HTTP web framework.\n*/\npackage gin', 'gin.go').map(Number).join(''), '1110');
+    const p = { ...passage(0, 'src/main/java/org/jsoup/safety/Cleaner.java', text), language: 'java', symbol: 'Cleaner › clean, copySafeNodes', retrieval: 1 };
+    const [m] = rankPlaces('how is untrusted HTML cleaned with a safelist?', [p]);
+    assert.ok(!m!.quote.some((l) => l.includes('public Document clean')), m!.quote.join('\n'));
+    assert.equal(quotedSymbol(m!), 'Cleaner.clean');
+    const used = 'where is the Cleaner class used?';
+    const [u] = rankPlaces(used, [p]);
+    assert.doesNotMatch(leadSentence([u!], callSiteSymbol(used)), /creates one|calls it/, 'a Javadoc example makes no Cleaner');
+    // A Python docstring is inside the class above it, not a comment on the method after it (flask's `ScriptInfo`).
+    const py = [
+      'class ScriptInfo:',
+      '    """Helper object to deal with Flask applications.',
+      '',
+      '    This is usually not necessary to interface with as it is used',
+      '    internally in the dispatching to click.',
+      '    """',
+      '',
+      '    def __init__(self, app_import_path=None, create_app=None):',
+      '        self.app_import_path = app_import_path',
+      '        self.create_app = create_app',
+      '        self.data = {}',
+      '        self._loaded_app = None',
+      '',
+      '    def load_app(self):',
+      '        return self._loaded_app',
+    ].join('\n');
+    const [s] = rankPlaces('what helper object deals with flask applications in the dispatching to click?', [{ ...passage(0, 'src/flask/cli.py', py), language: 'python', symbol: 'ScriptInfo › __init__, load_app' }]);
+    assert.ok(!s!.quote[0]!.startsWith('class'), s!.quote.join('\n'));
+    assert.equal(quotedSymbol(s!), 'ScriptInfo');
+  });
+
   it('"where is X used?": an example in a Python docstring, or X as a type in an annotation, is no call of it', () => {
     const q = 'where is the Rule class used?';
     const doc = { ...passage(0, 'src/werkzeug/routing/rules.py', ['class Subdomain(RuleFactory):', '    """All URLs provided by this factory have the subdomain set::', '', '        url_map = Map([', "            Rule('/', endpoint='index'),", '        ])', '    """', '', '    def get_rules(self, map: Map) -> t.Iterator[Rule]:', '        for rulefactory in self.rules:', '            yield from rulefactory.get_rules(map)'].join('\n')), language: 'python', symbol: 'Subdomain', retrieval: 1 };

@@ -239,12 +239,15 @@ export function asksAboutExamples(text: string): boolean {
 }
 
 /**
- * Which lines of a text are inside a Python triple-quoted string (a docstring): its examples
- * (werkzeug's `Subdomain` shows `Rule('/', endpoint='index')` in its own) call nothing. A text of
- * another language has none.
+ * Which lines of a text are inside a Python triple-quoted string (a docstring), or in another
+ * language's block comment that starts a line (`/** … *\/`, with or without a `*` on each line):
+ * their examples (werkzeug's `Subdomain` shows `Rule('/', endpoint='index')` in its own, jsoup's
+ * Cleaner Javadoc `Cleaner cleaner = new Cleaner(Safelist.relaxed());`) call nothing. Ruby and
+ * Markdown have none.
  */
 export function docstringLines(text: string, path: string | undefined): boolean[] {
   const lines = text.split(/\r?\n/);
+  if (BLOCK_COMMENTED.test(path ?? '')) return blockCommentLines(lines);
   const out = lines.map(() => false);
   if (!/\.pyi?$/i.test(path ?? '')) return out;
   let open: string | undefined;
@@ -267,6 +270,36 @@ export function docstringLines(text: string, path: string | undefined): boolean[
         open = m;
         out[i] = true;
       } else if (m === open) open = undefined;
+    }
+  }
+  return out;
+}
+
+const BLOCK_COMMENTED = /\.(?:[cm]?[jt]sx?|java|kts?|cs|go|rs|c|h|cc|cpp|cxx|hpp|php|swift|scala|dart)$/i;
+
+/**
+ * The lines of block comments that start a line. A text (a chunk) can start inside one: a line
+ * that ends one before any line opens one closes the comment the text began in.
+ */
+function blockCommentLines(lines: string[]): boolean[] {
+  const out = lines.map(() => false);
+  const opens = (l: string) => /^\s*\/\*/.test(l);
+  const firstOpen = lines.findIndex(opens);
+  const firstClose = lines.findIndex((l) => /\*\/\s*$/.test(l) && !l.includes('/*'));
+  let from = 0;
+  if (firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen)) {
+    for (let i = 0; i <= firstClose; i++) out[i] = true;
+    from = firstClose + 1;
+  }
+  let open = false;
+  for (let i = from; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (open) {
+      out[i] = true;
+      if (l.includes('*/')) open = false;
+    } else if (opens(l)) {
+      out[i] = true;
+      open = !l.slice(l.indexOf('/*') + 2).includes('*/');
     }
   }
   return out;

@@ -657,7 +657,10 @@ function quotedName(m: PlaceMatch): string | undefined {
   // The quote's code starts a definition: it goes by that name, also where the chunk's names leave
   // it out (they are three at most: echo's `type HTTPErrorHandler func(…)` after `Deserialize`)
   // or name an overload before it (serilog's `ForContext(Type source) => …`).
-  const bodyAt = lines.slice(start, end).findIndex((l) => !LEAD_IN.test(l));
+  const python = /\.pyi?$/i.test(m.passage.path ?? '');
+  // A doc comment leads into the definition below it; a Python docstring is inside the one above.
+  const leadIn = (i: number) => LEAD_IN.test(lines[i]!) || (!python && inDoc[i]!);
+  const bodyAt = lines.slice(start, end).findIndex((_, k) => !leadIn(start + k));
   const body = bodyAt < 0 ? undefined : lines[start + bodyAt]!;
   const own = body !== undefined ? (DEFINITION_LINE.exec(body)?.[1] ?? METHOD_LINE.exec(body)?.[1] ?? TYPED_LINE.exec(body)?.[1] ?? signatureName(lines, start + bodyAt)) : undefined;
   if (own) return displaySymbol([...parts.slice(0, -1), own].join(' › '));
@@ -670,14 +673,13 @@ function quotedName(m: PlaceMatch): string | undefined {
   // Only a doc comment whose definition comes right after the quote, in this chunk: its name
   // (react-router's JSDoc of `matchRoutes`, quoted for its "@param routes … to match against").
   if (body === undefined) {
-    const k = lines.findIndex((l, i) => i >= end && !LEAD_IN.test(l));
+    const k = lines.findIndex((_, i) => i >= end && !leadIn(i));
     const l = k < 0 ? undefined : lines[k]!;
     const after = l === undefined ? undefined : (DEFINITION_LINE.exec(l)?.[1] ?? TYPED_LINE.exec(l)?.[1] ?? signatureName(lines, k));
     if (after) return displaySymbol([...parts.slice(0, -1), after].join(' › '));
   }
   // A chunk inside a definition (its header in an earlier chunk) goes by the chunk's names.
   if (!found) return displaySymbol([...parts.slice(0, -1), names[0]!].join(' › '));
-  const python = /\.pyi?$/i.test(m.passage.path ?? '');
   const until = bodyAt < 0 ? start : start + bodyAt + 1;
   // Quoted lines after the enclosing definition's end are not in it; they may be in one the
   // chunk's names leave out (sinatra's call of `process_route` in `route!`, after `forward`).
