@@ -281,10 +281,37 @@ describe('the answer flow over the worker (follow-ups, extractive answers, notic
     }
   });
 
+  it('"where is X tested?" finds the test that makes a generic X (`new RetryStrategyOptions<int>()`), however many other files use X', async () => {
+    // Polly: its samples use `new RetryStrategyOptions()`; its test `new RetryStrategyOptions<int>()`.
+    const cs = Repo.init('generic');
+    cs.write('src/Retry/RetryStrategyOptions.cs', 'namespace Polly.Retry;\n\n/// <summary>The options of the retry strategy.</summary>\npublic class RetryStrategyOptions<TResult>\n{\n    public int MaxRetryAttempts { get; set; } = 3;\n}\n');
+    for (let i = 0; i < 10; i++) {
+      cs.write(`samples/Sample${i}/Program.cs`, `public static class Sample${i}\n{\n    public static void Run()\n    {\n        var pipeline = new ResiliencePipelineBuilder().AddRetry(new RetryStrategyOptions()).Build();\n    }\n}\n`);
+    }
+    cs.write('test/Retry/RetryStrategyOptionsTests.cs', 'public class RetryStrategyOptionsTests\n{\n    [Fact]\n    public void Ctor_Ok()\n    {\n        var options = new RetryStrategyOptions<int>();\n        options.MaxRetryAttempts.Should().Be(3);\n    }\n}\n');
+    const data = tempDir('flowdata3');
+    const w3 = await startWorker({ dataDir: data, folders: [cs.dir], autoIndex: true });
+    try {
+      const f3 = new Frames(w3);
+      await waitFor(async () => {
+        const s = await w3.request(IndexStatus, undefined as never);
+        return s.state === 'ready' && s.filesTotal > 0 && s.files === s.filesTotal ? s : undefined;
+      }, 'the C# fixture indexed');
+      await w3.request(QgptStream, { request: 'g-1', relevance: { query: 'Where is RetryStrategyOptions tested?', paths: [cs.dir], options: { question: true } } } as never);
+      assert.equal((await f3.terminal('g-1')).frame.status, 'COMPLETED');
+      const text = textOf(f3.of('g-1'));
+      assert.match(text, /^`(?:RetryStrategyOptionsTests\.)?Ctor_Ok` in \[`test\/Retry\/RetryStrategyOptionsTests\.cs:\d+-\d+`\]\([^)]*\) tests it/, text);
+    } finally {
+      await w3.stop();
+      for (const d of [cs.dir, data]) fs.rmSync(d, { recursive: true, force: true });
+    }
+  });
+
   it('an answer given while the index is still building says so', async () => {
     const big = Repo.init('big');
     for (let i = 0; i < 400; i++) big.write(`src/mod${i}.ts`, `export function handler${i}(x: number) {\n  return x + ${i};\n}\n`);
-    const w2 = await startWorker({ dataDir: tempDir('flowdata2'), folders: [big.dir], autoIndex: true });
+    const data2 = tempDir('flowdata2');
+    const w2 = await startWorker({ dataDir: data2, folders: [big.dir], autoIndex: true });
     try {
       await w2.request(IndexPause, undefined as never);
       const f2 = new Frames(w2);
@@ -303,7 +330,7 @@ describe('the answer flow over the worker (follow-ups, extractive answers, notic
       }
     } finally {
       await w2.stop();
-      fs.rmSync(big.dir, { recursive: true, force: true });
+      for (const d of [big.dir, data2]) fs.rmSync(d, { recursive: true, force: true });
     }
   });
 });

@@ -464,6 +464,15 @@ describe('extractive answerer: the order of the places', () => {
     assert.equal(cover('where is the request context pushed?', undefined as unknown as string), 0);
   });
 
+  it('a generic call (`new RetryStrategyOptions<int>()`, `f<Map<K, V>>(x)`) is a call: asked where X is tested, that test comes first', () => {
+    const sample = { ...passage(0, 'samples/Retries/Program.cs', 'var pipeline = new ResiliencePipelineBuilder()\n    .AddRetry(new RetryStrategyOptions())\n    .Build();'), language: 'csharp', retrieval: 1 };
+    const test = { ...passage(1, 'test/Retry/RetryStrategyOptionsTests.cs', 'public void Ctor_Ok()\n{\n    var options = new RetryStrategyOptions<int>();\n    options.MaxRetryAttempts.Should().Be(3);\n}'), language: 'csharp', symbol: 'RetryStrategyOptionsTests › Ctor_Ok', retrieval: 0.8 };
+    assert.deepEqual(callSitesFirst('RetryStrategyOptions', [sample, test], true), [1, 0]);
+    const ts = { ...passage(0, 'src/store.ts', 'const cache = createCache<Map<string, number>>(options);'), language: 'typescript', retrieval: 1 };
+    const [m] = rankPlaces('where is createCache called?', [ts]);
+    assert.match(leadSentence([m!], 'createCache'), /calls it/);
+  });
+
   it('"where is X called?": a call comes first, not an import or export list that names X', () => {
     const ps: Passage[] = [
       passage(0, 'packages/router/index.ts', 'export {\n  createBrowserRouter,\n  createHashRouter,\n} from "./lib/dom";\nimport {\n  createBrowserRouter as cbr,\n} from "./lib/dom";'),

@@ -1072,7 +1072,9 @@ export class SearchEngine {
       const term = ts.find((t) => t.startsWith('=')) ?? (ts.length === 1 ? ts[0] : undefined);
       // A name without a term of its own (a stop word) would mean scanning every chunk per query.
       if (!term) return [];
-      return findReferences(name, [...this.chunksWithTerm(term)].filter((c) => c.code), this.symbols!, { limit: 200 });
+      // Asked where it is tested, the tests' uses first: Polly's `RetryStrategyOptions` is used more than
+      // 200 times outside its tests, which the limit had cut off.
+      return findReferences(name, [...this.chunksWithTerm(term)].filter((c) => c.code), this.symbols!, { limit: 200, testsFirst: parsed.aboutTests });
     };
     // "Where is X used" is a question's intent; a commit's "use X" is not.
     const targets = symbolTargets(named, q.natural ? q.intent : 'about', this.symbols, parsed.aboutTests, refs, { plainTails: q.natural });

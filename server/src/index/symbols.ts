@@ -758,6 +758,8 @@ export interface TextPiece {
 export interface ReferenceOptions {
   callsOnly?: boolean;
   limit?: number;
+  /** The tests' occurrences before the code's (asked where something is tested), so the limit keeps them. */
+  testsFirst?: boolean;
 }
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -839,7 +841,7 @@ export function findReferences(query: string, pieces: Iterable<TextPiece>, symbo
     }
   }
   // The project's code first, then examples, code in docs and docstrings' examples, then tests.
-  const late = (r: SymbolReference) => (isTestReference(r) ? 2 : isExamplePath(r.relativePath) || r.inDocstring ? 1 : 0);
+  const late = (r: SymbolReference) => (isTestReference(r) ? (opts.testsFirst ? -1 : 2) : isExamplePath(r.relativePath) || r.inDocstring ? 1 : 0);
   // A class's method (`App.Listen`): calls on another thing's (`net.Listen`) after the rest, and
   // among the rest those on that class's objects first after the order of code, examples, tests.
   const fit = new Map([...calls, ...refs].map((r) => [r, receiverFit(r, query)]));

@@ -8,7 +8,7 @@ import { notFound } from '../core/errors';
 import { IndexStore, type ChunkRow } from './store';
 import { SearchEngine, type ChunkRecord, type Hit } from './searchEngine';
 import { parseText } from './chunker';
-import { SymbolIndex, extractDefinitions, findReferences, type FileSymbol, type FoundSymbol } from './symbols';
+import { SymbolIndex, extractDefinitions, findReferences, type FileSymbol, type FoundSymbol, type ReferenceOptions } from './symbols';
 import { terms } from './tokens';
 import { languageOf } from './languages';
 import { Skips } from './skips';
@@ -261,7 +261,7 @@ export class WorkspaceIndex implements RetrieverContract {
   }
 
   /** Occurrences of a name outside its definitions, call sites first (SymbolsReferences). */
-  async findReferences(name: string, opts: { callsOnly?: boolean; limit?: number } = {}): Promise<SymbolReference[]> {
+  async findReferences(name: string, opts: ReferenceOptions = {}): Promise<SymbolReference[]> {
     await this.symbolsReady();
     return findReferences(name, this.referencePieces(name), this.ctx.symbols, opts);
   }

@@ -15,7 +15,7 @@ import { cleanExtras } from '../qgpt/answers';
 import type { FlowInput } from '../qgpt/answerFlow';
 import type { QGPTConversationMessage, RelevantQGPTSeed } from '../protocol/wire';
 import * as path from 'node:path';
-import { callSiteSymbol } from '../qgpt/intent';
+import { asksAboutTests, callSiteSymbol } from '../qgpt/intent';
 import { bestFitting } from '../index/symbols';
 
 export interface StreamDeps extends QgptDeps {
@@ -41,7 +41,8 @@ async function callSitesOf(deps: StreamDeps, query: string, rel: Record<string, 
   if (!sym) return { seeds: [], passages: [] };
   try {
     // Of a class's method, the calls on that class's objects when there are any (`app.Listen`, not `net.Listen`).
-    const refs = bestFitting(await deps.index.findReferences(sym, { callsOnly: true, limit: 50 }), sym);
+    // Asked where it is tested, the tests' calls first, so the limit keeps them.
+    const refs = bestFitting(await deps.index.findReferences(sym, { callsOnly: true, limit: 50, testsFirst: asksAboutTests(query) }), sym);
     const scope = Array.isArray(rel.paths) ? (rel.paths as string[]).map((p) => path.resolve(p)) : undefined;
     const files = [...new Set(refs.map((x) => x.path))].filter((f) => !scope || scope.some((s) => f === s || f.startsWith(s + path.sep))).slice(0, 8);
     if (!files.length) return { seeds: [], passages: [] };

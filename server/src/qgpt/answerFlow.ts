@@ -11,7 +11,7 @@ import { gitRoot, personsFor, type PersonsResult, type Target } from './persons'
 import { peopleAnswer } from './peopleAnswer';
 import { leafName, queryTerms } from './terms';
 import { ownerAndMember, receiverNamedAfter } from '../index/symbols';
-import { answerOrder, COMMENT, definitionLine } from './extractive';
+import { answerOrder, COMMENT, definitionLine, TYPE_ARGS } from './extractive';
 import { asksAboutExamples, docstringLines, languageOf, withoutTrailingComment } from '../index/languages';
 import { toAskcodeError } from '../core/errors';
 
@@ -102,7 +102,8 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
   const leaf = leafName(symbol).replace(/[$]/g, '\\$');
   // Called, or else passed as a value (`[a, b]`, `f(a)`), not a type in an annotation (`Iterator[Rule]`,
   // `r: Rule)`): a call first (`getattr(self.response, …)` passes an attribute named like the method).
-  const direct = new RegExp(`(?:\\.|\\b)${leaf}\\s*\\(`);
+  // A generic call too: C#'s and Java's `new RetryStrategyOptions<int>()`, TypeScript's `f<T>(…)`.
+  const direct = new RegExp(`(?:\\.|\\b)${leaf}\\s*${TYPE_ARGS}\\(`);
   const call = new RegExp(`${direct.source}|(?<![[:]\\s*)\\b${leaf}\\b(?=\\s*[,)\\]])|@${leaf}\\b`);
   const defines = definitionLine(symbol);
   // Neither a comment, its definition line nor an import or export list (`export { a, b, }`, `from m import (a, b)`) calls it.
