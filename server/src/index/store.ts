@@ -147,11 +147,14 @@ export class IndexStore {
 
   /** This folder's chunks tables of other formats than the current one, newest first. */
   async olderChunks(folder: string): Promise<{ name: string; table: Table }[]> {
-    const base = tableKey('chunks', folder);
-    const keep = chunksName(folder, CHUNKS_FORMAT);
-    const names = (await this.db.tableNames()).filter((n) => (n === base || n.startsWith(base + '_v')) && n !== keep);
+    const names = await this.otherVersions(tableKey('chunks', folder), chunksName(folder, CHUNKS_FORMAT));
     names.sort((a, b) => formatOf(b) - formatOf(a));
     return Promise.all(names.map(async (name) => ({ name, table: await this.db.openTable(name) })));
+  }
+
+  /** The tables named `base` or `base_v…` other than `keep`: the other versions of one table. */
+  private async otherVersions(base: string, keep: string): Promise<string[]> {
+    return (await this.db.tableNames()).filter((n) => (n === base || n.startsWith(base + '_v')) && n !== keep);
   }
 
   /** Drops tables by name (those `olderChunks` named, once their files are chunked again). */
@@ -171,9 +174,7 @@ export class IndexStore {
 
   /** Drops the vectors of this model's other versions (made by weights it no longer has). */
   async dropOtherVersions(modelId: string, dims: number, version: string): Promise<string[]> {
-    const base = tableKey(`vectors_${dims}`, modelId);
-    const keep = vectorsName(modelId, dims, version);
-    const stale = (await this.db.tableNames()).filter((n) => (n === base || n.startsWith(base + '_v')) && n !== keep);
+    const stale = await this.otherVersions(tableKey(`vectors_${dims}`, modelId), vectorsName(modelId, dims, version));
     for (const n of stale) await this.db.dropTable(n);
     return stale;
   }

@@ -491,7 +491,7 @@ export class SymbolIndex {
    * Members a question names as "the X of a Y": "the text of an element" is jsoup's `Element.text`,
    * "the body of a request" `Request.body`. Y (or Y less a plural s) is a class, interface or struct
    * defined outside tests; X, one word or two written as one name (`outer html` → `outerHtml`), is a
-   * member it defines or inherits (jsoup's `Element.outerHtml` is `Node`'s). Qualified names, at most `max`.
+   * member it defines or inherits (jsoup's `Element.outerHtml` is `Node`'s), outside tests. Qualified names, at most `max`.
    */
   memberPhrases(text: string, max = 2): string[] {
     const out: string[] = [];
@@ -502,10 +502,10 @@ export class SymbolIndex {
       const owner = m[2]!.toLowerCase();
       for (const o of new Set([owner, owner.replace(/s$/, '')])) {
         for (const ownerName of this.byLower.get(o) ?? []) {
-          if (!this.definesType(ownerName)) continue;
+          if (!this.classesNamed(ownerName).some(this.outsideTests)) continue;
           const found = members
             .flatMap((w) => [...(this.byLower.get(w) ?? [])])
-            .find((name) => this.definesQualified(`${ownerName}.${name}`) || this.inherited(ownerName, name).some((d) => !this.files.get(d.key)!.test));
+            .find((name) => [...this.ownDefinitions(ownerName, name), ...this.inherited(ownerName, name)].some(this.outsideTests));
           if (found && !out.includes(`${ownerName}.${found}`)) out.push(`${ownerName}.${found}`);
           if (out.length >= max) return out;
         }
@@ -514,24 +514,8 @@ export class SymbolIndex {
     return out;
   }
 
-  /** Whether a file outside tests defines `name` as a class, interface or type. */
-  private definesType(name: string): boolean {
-    for (const key of this.byName.get(name) ?? []) {
-      const f = this.files.get(key)!;
-      if (!f.test && f.defs.some((d) => d.name === name && (d.kind === 'class' || d.kind === 'interface' || d.kind === 'type'))) return true;
-    }
-    return false;
-  }
-
-  /** Whether a file outside tests defines `Owner.member` (its member name being the last part). */
-  private definesQualified(qualified: string): boolean {
-    const name = qualified.slice(qualified.lastIndexOf('.') + 1);
-    for (const key of this.byName.get(name) ?? []) {
-      const f = this.files.get(key)!;
-      if (!f.test && f.defs.some((d) => d.name === name && d.qualifiedName === qualified)) return true;
-    }
-    return false;
-  }
+  /** Whether a definition found by key is in a file outside tests. */
+  private readonly outsideTests = (d: { key: string }): boolean => !this.files.get(d.key)!.test;
 
   /**
    * Definitions whose whole name the text writes as two or three neighbouring words ("the

@@ -291,6 +291,12 @@ const TYPED_LINE = new RegExp(
   String.raw`^\s*(?:${ANNOTATION})*${MODIFIER}(?:${MODIFIER}|${ANNOTATION})*(?!(?:class|interface|enum|struct|record|delegate|event)\b)[\w.<>\[\]?,]+\s+([A-Za-z_]\w*)\s*(?:<[^>]*>)?\s*\(`,
 );
 
+/** The name of the definition that line `i` starts, in any of the forms above (a signature may run on). */
+function definedAt(lines: string[], i: number): string | undefined {
+  const l = lines[i]!;
+  return DEFINITION_LINE.exec(l)?.[1] ?? METHOD_LINE.exec(l)?.[1] ?? TYPED_LINE.exec(l)?.[1] ?? signatureName(lines, i);
+}
+
 /** A line that starts a definition (or its decorator): Python, JS/TS, Go, Rust, Java-like classes. */
 const NEXT_DEFINITION = /^\s*(?:@\w|(?:async\s+)?def\s|(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s|(?:export\s+)?(?:default\s+)?(?:async\s+)?function\b|(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s|func\s)/;
 
@@ -357,7 +363,7 @@ function innermostDefinition(lines: string[], start: number, until: number, pyth
       }
     }
     const head = lines[at]!;
-    const name = DEFINITION_LINE.exec(head)?.[1] ?? (python ? undefined : (METHOD_LINE.exec(head)?.[1] ?? TYPED_LINE.exec(head)?.[1] ?? signatureName(lines, at)));
+    const name = python ? DEFINITION_LINE.exec(head)?.[1] : definedAt(lines, at);
     if (name) return endedBefore(lines, at, until, python) ? undefined : name;
     ind = indentOf(head);
     i = at;
@@ -665,7 +671,7 @@ function quotedName(m: PlaceMatch): string | undefined {
   const leadIn = (i: number) => LEAD_IN.test(lines[i]!) || (!python && inDoc[i]!);
   const bodyAt = lines.slice(start, end).findIndex((_, k) => !leadIn(start + k));
   const body = bodyAt < 0 ? undefined : lines[start + bodyAt]!;
-  const own = body !== undefined ? (DEFINITION_LINE.exec(body)?.[1] ?? METHOD_LINE.exec(body)?.[1] ?? TYPED_LINE.exec(body)?.[1] ?? signatureName(lines, start + bodyAt)) : undefined;
+  const own = body !== undefined ? definedAt(lines, start + bodyAt) : undefined;
   if (own) return displaySymbol([...parts.slice(0, -1), own].join(' › '));
   // Only the doc comment of a definition the next chunk holds, at this chunk's end: named as Go
   // names one, by its first word (`// DefaultHTTPErrorHandler creates …` is not `New`'s).
@@ -677,8 +683,7 @@ function quotedName(m: PlaceMatch): string | undefined {
   // (react-router's JSDoc of `matchRoutes`, quoted for its "@param routes … to match against").
   if (body === undefined) {
     const k = lines.findIndex((_, i) => i >= end && !leadIn(i));
-    const l = k < 0 ? undefined : lines[k]!;
-    const after = l === undefined ? undefined : (DEFINITION_LINE.exec(l)?.[1] ?? TYPED_LINE.exec(l)?.[1] ?? signatureName(lines, k));
+    const after = k < 0 ? undefined : definedAt(lines, k);
     if (after) return displaySymbol([...parts.slice(0, -1), after].join(' › '));
   }
   // A chunk inside a definition (its header in an earlier chunk) goes by the chunk's names.
