@@ -105,6 +105,28 @@ describe('index: tokens, chunks and the walk', () => {
     assert.equal(recordOf('/w', { ...row, lang: 'markdown', symbol: '`Option<Path<T>>` behavior' }).symbol, '`Option<Path<T>>` behavior', 'a heading is kept as written');
   });
 
+  it('names a Rust `macro_rules!` by its macro and an impl for `&\'a mut T` by `T`', async () => {
+    const src = 'macro_rules! json {\n    ($($json:tt)+) => {\n        json_internal!($($json)+)\n    };\n}\n\nimpl<\'a, W, F> ser::Serializer for &\'a mut Serializer<W, F>\nwhere\n    W: io::Write,\n{\n    fn serialize_map(self) -> Result<()> {\n        Ok(())\n    }\n}\n';
+    const chunks = await chunkText(src, languageOf('ser.rs')!);
+    assert.equal(chunks[0]!.symbol, 'json, Serializer, serialize_map');
+  });
+
+  it('names a C function after its export macro by its own name, its head line in its own chunk (cJSON\'s `CJSON_PUBLIC(void) cJSON_Delete(…)`)', async () => {
+    const body = (name: string) => `CJSON_PUBLIC(void) ${name}(cJSON *item)\n{\n${Array.from({ length: 40 }, (_, i) => `    step_${i}(item);`).join('\n')}\n}\n`;
+    const src = `/* Supply malloc, realloc and free functions to cJSON */\n${body('cJSON_InitHooks')}\n/* Delete a cJSON structure. */\n${body('cJSON_Delete')}\nstatic void * CJSON_CDECL internal_malloc(size_t size)\n{\n    return malloc(size);\n}\n`;
+    const chunks = await chunkText(src, languageOf('cJSON.c')!);
+    const names = chunks.map((c) => c.symbol ?? '');
+    assert.ok(!names.some((n) => n.includes('CJSON_PUBLIC') || n.includes('CJSON_CDECL')), names.join(' | '));
+    const lines = src.split('\n');
+    const head = lines.findIndex((l) => l.includes('cJSON_Delete(')) + 1;
+    const holder = chunks.find((c) => c.startLine <= head && head <= c.endLine)!;
+    assert.match(holder.symbol ?? '', /^cJSON_Delete\b/, `the head line ${head} is in ${holder.startLine}-${holder.endLine} (${holder.symbol})`);
+    assert.ok(names.some((n) => n.includes('internal_malloc')), names.join(' | '));
+    // A header's prototypes keep their names after the macro.
+    const header = await chunkText('CJSON_PUBLIC(cJSON *) cJSON_Parse(const char *value);\nCJSON_PUBLIC(char *) cJSON_Print(const cJSON *item);\n', languageOf('cJSON.h')!);
+    assert.equal(header[0]!.symbol, 'cJSON_Parse, cJSON_Print');
+  });
+
   it('names a decorated method too big for one piece once, not as its own parent (pyramid\'s `@action_method def set_authentication_policy`)', async () => {
     // The method fits one piece (MAX_LINES), with its decorator it does not.
     const doc = Array.from({ length: MAX_LINES - 7 }, (_, i) => `        Line ${i} of its docstring.`).join('\n');

@@ -37,8 +37,20 @@ describe('declarations, translation catalogs, project settings and vendored code
     // Chunk by chunk: a class in another chunk of the file counts the same.
     assert.ok(!interfaceOnly('java', [javaInterface, 'final class DefaultCreator implements InstanceCreator<Object> {\n}\n']));
     assert.ok(!interfaceOnly('csharp', ['public sealed class Logger : ILogger\n{\n}\npublic interface ILogger { }\n']));
-    assert.ok(!interfaceOnly('typescript', ['export interface Env {\n  Bindings: object\n}\n']));
+    assert.ok(!interfaceOnly('python', ['class Env(Protocol):\n    bindings: object\n']));
     assert.ok(!interfaceOnly('java', ['/** The interface of the parser is described here. */\npublic class Parser {\n}\n']));
+  });
+
+  it('knows TypeScript files of types only, whose doc comments\' examples make no values', () => {
+    const typesOnly = (texts: string[]) => isInterfaceOnly('typescript', texts.map((text) => ({ text })));
+    const retryOptions = "import type {HttpMethod} from './common.js';\n\nexport type RetryOptions = {\n\t/**\n\tThe delay before each retry.\n\n\t@example\n\t```\n\tconst api = ky.extend({retry: {delay: n => 300}});\n\t```\n\t*/\n\tdelay?: (attemptCount: number) => number;\n};\n";
+    assert.ok(typesOnly([retryOptions]));
+    assert.ok(typesOnly(['export interface Env {\n  Bindings: object\n}\n', 'export declare function env(): Env;\n']));
+    // A value beside the types is where something happens.
+    for (const value of ['export const defaultRetry = {limit: 2};\n', 'export function computeDelay(n: number) {\n  return n;\n}\n', 'export class Retry {}\n', 'export enum Method { Get }\n', 'export default {limit: 2};\n']) {
+      assert.ok(!typesOnly([retryOptions, value]), value);
+    }
+    assert.ok(!typesOnly(['export const api = ky.create();\n']), 'no types at all');
   });
 
   it('knows translation catalogs by their paths', () => {
@@ -170,6 +182,43 @@ describe('declarations, translation catalogs, project settings and vendored code
       assert.equal(rankedFiles(engine, question, { declarationFactor: 1 })[0], 'client.d.ts', 'without the factor the declaration wins on words');
       assert.equal(files(question)[0], 'src/plugins/css.ts', files(question).join(', '));
       assert.equal(files('Where is the type of the CSS module class names declared?')[0], 'client.d.ts', 'a question about types wants the declaration');
+    });
+
+    it('the code that computes comes before a TypeScript file of types that documents it in the question\'s words (ky\'s `types/retry.ts`), unless the question is about the type', async () => {
+      const { dir: repo, write } = cores.repo('repo-ts-types');
+      write('source/core/retry-timing.ts', [
+        "import type {RetryOptions} from '../types/retry.js';",
+        '',
+        'export function calculateRetryTimingDelay(options: RetryOptions, attemptCount: number): number {',
+        '  const delay = options.delay(attemptCount);',
+        '  return Math.min(options.backoffLimit, delay);',
+        '}',
+        '',
+      ].join('\n'));
+      // The options' type documents the delay in more of the question's words than the code says them.
+      write('source/types/retry.ts', [
+        'export type RetryOptions = {',
+        '  /**',
+        '  The delay before each retry is computed from the attempt count: the retry delay grows with each attempt.',
+        '',
+        '  @example',
+        '  ```',
+        '  const api = ky.extend({retry: {delay: attemptCount => 0.3 * (2 ** (attemptCount - 1)) * 1000}});',
+        '  ```',
+        '  */',
+        '  delay?: (attemptCount: number) => number;',
+        '  /** The most the computed retry delay can be. */',
+        '  backoffLimit?: number;',
+        '};',
+        '',
+      ].join('\n'));
+      await inCore(repo, (engine, files) => {
+        weighedDown(engine, files, {
+          question: 'How is the retry delay computed?', neutral: { declarationFactor: 1 },
+          onWords: 'source/types/retry.ts', first: 'source/core/retry-timing.ts',
+          about: 'Which type declares the retry delay option?', aboutFirst: 'source/types/retry.ts',
+        });
+      });
     });
 
     it('a class comes before the interface that documents it in the question\'s words (PHP by its PSR name, Java by its declarations), unless the question is about the interface; a commit message still finds a Java interface', async () => {

@@ -89,6 +89,14 @@ describe('question: what a question asks', () => {
     assert.equal(queryTerms('How is the site built?').weights.get('build'), 0.5, 'the answer reads it too');
   });
 
+  it('a Rust macro named in prose ("the json! macro") or in backticks (`json!`) is the name `json`; an exclamation is no name', () => {
+    const named = (q: string) => analyzeQuestion(q).symbols.map((s) => `${s.name}${s.codeShaped ? '' : '?'}`);
+    assert.deepEqual(named('How does the json! macro work?'), ['json']);
+    assert.deepEqual(named('Where is `json!` defined?'), ['json']);
+    assert.deepEqual(named('What does vec!(1, 2) expand to?'), ['vec']);
+    assert.deepEqual(named('how do I parse json! it fails'), []);
+  });
+
   it('"the TypeAdapter for dates" is a particular one, not the class: its words are searched, its definition is not the answer', () => {
     const names = (q: string) => analyzeQuestion(q).symbols.map((s) => s.name);
     assert.deepEqual(names('Where is the TypeAdapter for dates registered?'), []);

@@ -36,6 +36,12 @@ describe('symbols: definitions from the parse', () => {
     assert.deepEqual(go.map((d) => `${d.kind} ${d.qualifiedName}`), ['class Router', 'method Router.Match', 'function New']);
     const rs = await defsOf('a.rs', 'pub struct Tok;\nimpl Tok {\n    pub fn next(&self) {}\n}\npub fn split() {}\n');
     assert.deepEqual(rs.map((d) => `${d.kind} ${d.qualifiedName}`), ['class Tok', 'method Tok.next', 'function split']);
+    // serde_json: a macro is called as a function is; an impl for a mutable reference is the type's.
+    const serde = await defsOf('ser.rs', "macro_rules! json {\n    () => {};\n}\nimpl<'a, W> ser::Serializer for &'a mut Serializer<W> {\n    fn serialize_map(self) {}\n}\n");
+    assert.deepEqual(serde.map((d) => `${d.kind} ${d.qualifiedName}`), ['function json', 'method Serializer.serialize_map']);
+    // C: an export macro or a calling convention before the name is not the name.
+    const c = await defsOf('cJSON.c', 'CJSON_PUBLIC(void) cJSON_Delete(cJSON *item)\n{\n}\nstatic void * CJSON_CDECL internal_malloc(size_t size)\n{\n    return malloc(size);\n}\n');
+    assert.deepEqual(c.map((d) => `${d.kind} ${d.qualifiedName} ${d.startLine}`), ['function cJSON_Delete 1', 'function internal_malloc 4']);
   });
 
   it('reads the attributes a Python class\'s `__init__` sets on self, once each, as the class\'s (not its locals, nor a nested function\'s)', async () => {

@@ -599,6 +599,45 @@ describe('extractive answerer: the order of the places', () => {
     assert.doesNotMatch(leadSentence([g!], callSiteSymbol("where is the Echo's ServeHTTP called?")), /calls it/);
   });
 
+  it('C: a function after its export macro defines it, and a call inside a function whose brace is on its own line is that function\'s (cJSON)', () => {
+    const src = [
+      '/* Delete a cJSON structure. */',
+      'CJSON_PUBLIC(void) cJSON_Delete(cJSON *item)',
+      '{',
+      '    cJSON *next = NULL;',
+      '    while (item != NULL)',
+      '    {',
+      '        next = item->next;',
+      '        global_hooks.deallocate(item);',
+      '        item = next;',
+      '    }',
+      '}',
+    ].join('\n');
+    const def = { ...passage(0, 'cJSON.c', src), language: 'c', symbol: 'cJSON_Delete', retrieval: 1 };
+    const [d] = rankPlaces('where is cJSON_Delete defined?', [def]);
+    assert.match(leadSentence([d!]), /^`cJSON_Delete` in .* defines it\.$/);
+    assert.ok(definitionRe('cJSON_Delete').test('CJSON_PUBLIC(void) cJSON_Delete(cJSON *item)'));
+    assert.ok(definitionRe('internal_malloc').test('static void *internal_malloc(size_t size)'));
+    assert.ok(!definitionRe('cJSON_Delete').test('    cJSON_Delete(item->child);'), 'a call is no definition');
+    // The caller's head is the line above its brace; a chunk named by other definitions names the quote by it.
+    const callers = [
+      'CJSON_PUBLIC(void) cJSON_DeleteItemFromArray(cJSON *array, int which)',
+      '{',
+      '    cJSON_DetachItemFromArray(array, which);',
+      '}',
+      '',
+      'CJSON_PUBLIC(void) cJSON_DeleteItemFromObject(cJSON *object, const char *string)',
+      '{',
+      ...Array.from({ length: 8 }, (_, i) => `    check_${i}(object, string);`),
+      '    cJSON_Delete(cJSON_DetachItemFromObject(object, string));',
+      '}',
+    ].join('\n');
+    const call = { ...passage(0, 'cJSON.c', callers), language: 'c', symbol: 'cJSON_DeleteItemFromArray', retrieval: 1 };
+    const query = 'where is cJSON_Delete called?';
+    const [c] = rankPlaces(query, [call]);
+    assert.match(leadSentence([c!], callSiteSymbol(query)), /^`cJSON_DeleteItemFromObject` in .* calls it\.$/);
+  });
+
   it('"who uses the Binder interface?": a struct field of that type uses it; a line break is never inside a definition\'s head', () => {
     const query = 'who uses the Binder interface?';
     assert.equal(callSiteSymbol(query), 'Binder');

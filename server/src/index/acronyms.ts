@@ -134,7 +134,7 @@ const IRREGULAR = new Map<string, string>(
     drive: 'driven drove', rise: 'risen rose', shake: 'shaken shook', spin: 'spun', steal: 'stolen', tear: 'torn tore',
     speak: 'spoken spoke', fall: 'fallen fell', bite: 'bitten', fly: 'flown flew', forget: 'forgotten forgot', dig: 'dug',
     slide: 'slid', shoot: 'shot', light: 'lit', bend: 'bent', feel: 'felt', lead: 'led', win: 'won',
-    understand: 'understood', undo: 'undone', withdraw: 'withdrawn', wake: 'woken woke', swear: 'sworn', wear: 'worn', beat: 'beaten',
+    free: 'freed', understand: 'understood', undo: 'undone', withdraw: 'withdrawn', wake: 'woken woke', swear: 'sworn', wear: 'worn', beat: 'beaten',
   }).flatMap(([base, forms]) => forms.split(' ').filter(Boolean).map((f) => [f, base])),
 );
 

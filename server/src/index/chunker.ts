@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import MarkdownIt from 'markdown-it';
 import type { Language as TSLanguage, Node as TSNode, Parser as TSParser } from 'web-tree-sitter';
-import type { LanguageInfo } from './languages';
+import { implTypeName, type LanguageInfo } from './languages';
 
 /** One piece of a file: what is searched, embedded and returned as a snippet. */
 export interface Chunk {
@@ -87,7 +87,7 @@ async function grammar(file: string): Promise<TSLanguage | null> {
   return p;
 }
 
-const DEF = /function|method|class|interface|struct|enum|impl|trait|module|namespace|type_alias|constructor|decorated_definition|lexical_declaration|variable_declaration|type_declaration|object_declaration|export_statement|arrow_function/;
+const DEF = /function|method|class|interface|struct|enum|impl|trait|module|namespace|type_alias|constructor|decorated_definition|lexical_declaration|variable_declaration|type_declaration|object_declaration|export_statement|arrow_function|macro_definition/;
 
 /**
  * A declared name as a chunk's name list can hold it: not a destructuring pattern (`{ green, red }`,
@@ -97,10 +97,27 @@ function nameLike(text: string): string | undefined {
   return text.length < 100 && !/^[{[("'`]|[\s,]/.test(text) ? text : undefined;
 }
 
+/**
+ * C's export macro before a declaration (`CJSON_PUBLIC(void) cJSON_Delete(cJSON *item)`, `LUA_API int
+ * lua_gettop (…)`) is no grammar's, and reads as a declarator of its own in the parse's error node:
+ * it names nothing. What follows it on the same line is the declaration.
+ */
+function isExportMacro(n: TSNode): boolean {
+  if (n.type !== 'function_declarator' || n.parent?.type !== 'ERROR') return false;
+  const name = n.childForFieldName('declarator');
+  const next = n.nextNamedSibling ?? n.parent.nextNamedSibling;
+  return !!name && /^[A-Z][A-Z0-9_]*$/.test(name.text) && !!next && next.startPosition.row === n.endPosition.row;
+}
+
+/** A parse error node that holds only an export macro ({@link isExportMacro}). */
+function isMacroPrefix(n: TSNode): boolean {
+  return n.type === 'ERROR' && n.namedChildCount === 1 && isExportMacro(n.namedChildren[0]!);
+}
+
 /** The name a definition node declares, if any. */
 function defName(n: TSNode): string | undefined {
   // C#'s `namespace Polly;` holds nothing: a chunk of its usings and a class's doc comment is not `Polly`.
-  if (!DEF.test(n.type) || n.type === 'file_scoped_namespace_declaration') return undefined;
+  if (!DEF.test(n.type) || n.type === 'file_scoped_namespace_declaration' || isExportMacro(n)) return undefined;
   const name = n.childForFieldName('name');
   if (name) return nameLike(name.text);
   if (n.type === 'decorated_definition' || n.type === 'export_statement') {
@@ -123,12 +140,13 @@ function defName(n: TSNode): string | undefined {
   // goes by its methods: a comma would read as two names.
   if (n.type === 'impl_item') {
     const raw = n.childForFieldName('type')?.text;
-    return raw && !(/^[([]/.test(raw) && raw.includes(',')) ? raw.replace(/<.*$/s, '') : undefined;
+    return raw && !(/^[([]/.test(raw) && raw.includes(',')) ? implTypeName(raw) : undefined;
   }
   // C/C++: the name sits inside nested declarators (`static int *parse(...)`).
   let d = n.childForFieldName('declarator');
   for (let i = 0; d && i < 5; i++) {
-    if (/identifier$/.test(d.type) || d.type === 'field_identifier' || d.type === 'qualified_identifier') return d.text.length < 100 ? d.text : undefined;
+    // A calling-convention macro (`void * CJSON_CDECL internal_malloc(…)`) reads as a qualifier: the name is last.
+    if (/identifier$/.test(d.type) || d.type === 'field_identifier' || d.type === 'qualified_identifier') return d.text.length < 100 ? d.text.split(/\s+/).at(-1) : undefined;
     d = d.childForFieldName('declarator') ?? d.childForFieldName('name');
   }
   return undefined;
@@ -181,6 +199,8 @@ function splitNode(n: TSNode, parents: string[], out: Piece[], lines: string[], 
   }
   let cursor = start;
   for (const [i, c] of children.entries()) {
+    // An export macro's error node goes with the definition it stands before, on its line.
+    if (isMacroPrefix(c)) continue;
     const cs = c.startPosition.row;
     // The node's own header (`class Foo {`, a signature) joins the first child's piece.
     if (cs > cursor) out.push({ start: cursor, end: cs - 1, chars: sumChars(lines, cursor, cs - 1), names: name && cursor === start ? [name] : [], parents: inner });
@@ -208,7 +228,7 @@ function documentedBy(children: TSNode[], i: number): string | undefined {
   for (let k = i + 1; k < children.length; k++) {
     const c = children[k]!;
     if (c.startPosition.row > end + 2) return undefined;
-    if (COMMENT_NODE.test(c.type) || PREPROC_NODE.test(c.type)) {
+    if (COMMENT_NODE.test(c.type) || PREPROC_NODE.test(c.type) || isMacroPrefix(c)) {
       end = c.endPosition.row;
       continue;
     }

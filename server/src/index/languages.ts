@@ -74,6 +74,15 @@ export function languageOfExt(ext: string | undefined): LanguageInfo {
   return BY_EXT['.' + ext.toLowerCase()] ?? { id: ext.toLowerCase(), ext: ext.toLowerCase() };
 }
 
+/**
+ * The type a Rust `impl` is for, as a name: `MethodRouter<S, E>` → `MethodRouter`, and serde_json's
+ * `impl<'a, W, F> ser::Serializer for &'a mut Serializer<W, F>` → `Serializer` (a reference's `&'a mut`
+ * is not part of the name).
+ */
+export function implTypeName(raw: string): string {
+  return raw.replace(/^&\s*(?:'\w+\s+)?(?:mut\s+)?/, '').replace(/^dyn\s+/, '').replace(/<.*$/s, '');
+}
+
 /** Source code (as opposed to prose, data or config): what "where is this implemented" is about. */
 export function isCode(lang: LanguageInfo): boolean {
   return !!lang.grammar || ['vue', 'svelte', 'kotlin', 'swift', 'scala', 'lua', 'shell', 'sql'].includes(lang.id);
@@ -162,13 +171,28 @@ const INTERFACE_LANGUAGES = new Set(['java', 'csharp', 'kotlin']);
 
 /**
  * A Java, C# or Kotlin file (by its chunks) that declares interfaces and no class, enum, record or struct
- * (gson's `InstanceCreator.java`, `ExclusionStrategy.java`): its documentation says what the
- * implementations do, in the words of a question, but nothing happens there.
+ * (gson's `InstanceCreator.java`, `ExclusionStrategy.java`), or a TypeScript file of types only: its
+ * documentation says what the implementations do, in the words of a question, but nothing happens there.
  */
 export function isInterfaceOnly(language: string, chunks: readonly { text: string }[]): boolean {
   // The language first: the index asks this of every code file it adds.
+  if (language === 'typescript') return isTypesOnly(chunks.map((c) => c.text).join('\n'));
   if (!INTERFACE_LANGUAGES.has(language)) return false;
   return chunks.some((c) => INTERFACE_DECL.test(c.text)) && !chunks.some((c) => TYPE_WITH_BODY.test(c.text));
+}
+
+const TS_TYPE_DECL = /^[ \t]*(?:export[ \t]+)?(?:declare[ \t]+)?(?:interface|type)[ \t]+[A-Za-z_$][\w$]*/m;
+/** A value a TypeScript file makes: a function, a class, a variable, an enum (`declare` ones are types). */
+const TS_VALUE = /^[ \t]*(?:export[ \t]+)?(?:default[ \t]+)?(?:async[ \t]+)?(?:function\b|(?:abstract[ \t]+)?class[ \t]+[A-Za-z_$]|(?:const|let|var)[ \t]+[\w${[]|enum[ \t]+[A-Za-z_$]|export[ \t]+default\b)/m;
+const COMMENTS = /\/\*[\s\S]*?\*\/|\/\/[^\n]*/g;
+
+/**
+ * A TypeScript file of types only (ky's `types/options.ts`, `types/hooks.ts`): interfaces and type
+ * aliases with long doc comments, whose examples (`const api = ky.extend(…)`) are comments, not values.
+ */
+function isTypesOnly(text: string): boolean {
+  if (!TS_TYPE_DECL.test(text)) return false;
+  return !TS_VALUE.test(text.replace(COMMENTS, ''));
 }
 
 const CATALOG_PATH = /(^|\/)LC_MESSAGES\/|\.pot?$/i;

@@ -100,6 +100,8 @@ const USAGE = [
 const DEFINITION = /\b(defined|definition|declared|declaration|implemented|located|lives?|where is|where are|what does|what is)\b/i;
 
 const CODE_SPAN = /`([^`\n]{1,120})`/g;
+/** A Rust macro as prose writes it: "the json! macro", "what does vec!(…) expand to" (not an exclamation). */
+const MACRO_CALL = /(?<![\w.!])([a-z_][a-z0-9_]*)!(?=\s+macros?\b|[([{])/g;
 /** camelCase, PascalCase with an inner capital, snake_case, dunder and dotted names (`a.b`, `A.b_c()`). */
 const CODE_SHAPED = /(?<![A-Za-z0-9_.])(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Za-z0-9]*_[A-Za-z0-9_]+|[A-Z][a-z0-9]+)(?:\(\))?(?![A-Za-z0-9_])/g;
 /** A plain word the question's grammar makes a name: "the compose function", "where is compose called", "how does halt work?". */
@@ -198,7 +200,8 @@ export function analyzeQuestion(text: string): QuestionInfo {
   /** The question with its backticks as spaces: what a code span's neighbouring noun is read from. */
   const unquoted = trimmed.replace(/`/g, ' ');
   const add = (raw: string, codeShaped: boolean, at?: number, text = prose) => {
-    const name = raw.replace(/\(\)$/, '').replace(/^[.:]+|[.:]+$/g, '');
+    // `json!` is the macro `json`.
+    const name = raw.replace(/\(\)$/, '').replace(/(?<=\w)!$/, '').replace(/^[.:]+|[.:]+$/g, '');
     if (name.length < 3 || name.length > 100 || !/^[A-Za-z_$][A-Za-z0-9_$.:#]*$/.test(name)) return;
     const prev = symbols.get(name);
     // The noun beside the name says which definition is meant ("the Context class", "type Options").
@@ -208,6 +211,7 @@ export function analyzeQuestion(text: string): QuestionInfo {
     else if (kind && !prev.kind) prev.kind = kind;
   };
   for (const m of trimmed.matchAll(CODE_SPAN)) add(m[1]!.trim(), true, m.index! + 1 + m[1]!.indexOf(m[1]!.trim()), unquoted);
+  for (const m of prose.matchAll(MACRO_CALL)) add(m[1]!, true, m.index);
   const capitalised: string[] = [];
   const particular = new Set(particularNames(prose));
   for (const m of prose.matchAll(CODE_SHAPED)) {

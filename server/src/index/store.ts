@@ -50,9 +50,10 @@ export function tableKey(prefix: string, s: string): string {
  * once) but each of its files is chunked again by the next pass over the folder, which then drops it.
  * 1: tables named without a format (to stop 33); 2: bare heads, receivers and Rust `impl` names;
  * 3: a doc comment that is a chunk of its own is named by the definition it documents, and C#'s
- * file-scoped namespace names no chunk.
+ * file-scoped namespace names no chunk; 4: C's export macros (`CJSON_PUBLIC(void) f(…)`) name no
+ * chunk and stay on their definition's line, Rust's `macro_rules!` names one, `impl … for &'a mut T` is `T`.
  */
-export const CHUNKS_FORMAT = 3;
+export const CHUNKS_FORMAT = 4;
 
 function chunksName(folder: string, format: number): string {
   return tableKey('chunks', folder) + (format > 1 ? `_v${format}` : '');

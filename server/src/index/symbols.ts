@@ -1,6 +1,6 @@
 import type { Node as TSNode } from 'web-tree-sitter';
 import type { SymbolKind, SymbolDefinition, SymbolReference } from '../protocol/symbols';
-import { docstringLines, isExamplePath, isTestPath, withoutTrailingComment } from './languages';
+import { docstringLines, implTypeName, isExamplePath, isTestPath, withoutTrailingComment } from './languages';
 import { isStopWord, terms, wordRuns } from './tokens';
 
 /**
@@ -39,7 +39,8 @@ const CLASS = new Set(['class_definition', 'class_declaration', 'class', 'abstra
 const INTERFACE = new Set(['interface_declaration', 'trait_item', 'protocol_declaration']);
 const TYPE = new Set(['type_alias_declaration', 'type_item']);
 const ENUM = new Set(['enum_declaration', 'enum_item', 'enum_specifier']);
-const FUNCTION = new Set(['function_definition', 'function_declaration', 'generator_function_declaration', 'function_item', 'function_signature_item']);
+// Rust's `macro_rules! json { … }` is called as a function is (`json!(…)`).
+const FUNCTION = new Set(['function_definition', 'function_declaration', 'generator_function_declaration', 'function_item', 'function_signature_item', 'macro_definition']);
 // `method` and `singleton_method` (`def self.x`) are Ruby's, as are `class` above and `body_statement` below.
 const METHOD = new Set(['method_definition', 'method_declaration', 'constructor_declaration', 'method_signature', 'abstract_method_signature', 'method', 'singleton_method']);
 const MODULE = new Set(['internal_module', 'module', 'mod_item', 'namespace_definition', 'namespace_declaration']);
@@ -57,7 +58,8 @@ function nameOf(n: TSNode): string | undefined {
   // C/C++: the name sits inside nested declarators (`static int *parse(...)`).
   let d = n.childForFieldName('declarator');
   for (let i = 0; d && i < 5; i++) {
-    if (/identifier$/.test(d.type) || d.type === 'qualified_identifier') return d.text.length <= MAX_NAME ? d.text : undefined;
+    // A calling-convention macro (`void * CJSON_CDECL internal_malloc(…)`) reads as a qualifier: the name is last.
+    if (/identifier$/.test(d.type) || d.type === 'qualified_identifier') return d.text.length <= MAX_NAME ? d.text.split(/\s+/).at(-1) : undefined;
     d = d.childForFieldName('declarator') ?? d.childForFieldName('name');
   }
   return undefined;
@@ -241,7 +243,8 @@ export function extractDefinitions(root: TSNode, lines: string[]): FileSymbol[] 
     }
     if (t === 'impl_item') {
       // Rust: `impl Router { fn new() }` → Router.new.
-      const ty = n.childForFieldName('type')?.text.replace(/<.*$/s, '');
+      const raw = n.childForFieldName('type')?.text;
+      const ty = raw && implTypeName(raw);
       const body = n.childForFieldName('body');
       if (ty && body) for (const c of body.namedChildren) if (c) visit(c, [...scope, ty], true, false, depth + 1);
       return;

@@ -31,7 +31,7 @@ export interface PlaceMatch {
   quote: string[];
 }
 
-const DEF_WORDS = '(?:def|function|class|interface|type|enum|struct|trait|const|let|var|fn|func|async\\s+def|async\\s+function|export\\s+(?:default\\s+)?(?:async\\s+)?(?:function|class|const|interface|type))';
+const DEF_WORDS = '(?:def|function|class|interface|type|enum|struct|trait|const|let|var|fn|func|macro_rules!|async\\s+def|async\\s+function|export\\s+(?:default\\s+)?(?:async\\s+)?(?:function|class|const|interface|type))';
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -40,10 +40,11 @@ function escapeRe(s: string): string {
 /**
  * A method declared with its return type before its name, as Java, C# and Kotlin write it:
  * `public GsonBuilder setPrettyPrinting() {`, `fun close(): Unit {`, a signature that goes on to
- * the next line — not a call such as `return build();` or `new Adapter() {`.
+ * the next line — not a call such as `return build();` or `new Adapter() {`. C's too: a pointer's
+ * `static void *internal_malloc(size_t size)`, an export macro's `CJSON_PUBLIC(void) cJSON_Delete(cJSON *item)`.
  */
 function typedDeclaration(leaf: string): string {
-  return `(?:^\\s*(?:@\\w+(?:\\([^)]*\\))?\\s+)*(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|virtual|async|default|open|suspend|sealed|native)\\s+)*(?!(?:return|new|await|yield|throw|raise|assert|del|defer|go|if|elif|while|else|case|in|of|typeof|not|and|or)\\s)[\\w.<>\\[\\]?,]+[ \\t]+${leaf}\\s*(?:<[^>]*>)?\\s*\\((?:[^()]*\\)\\s*(?:throws\\s+[\\w.,\\s]+|:\\s*[\\w.<>\\[\\]?,\\s]+)?\\s*(?:\\{.*|=>.*)?|[^()]*)$)`;
+  return `(?:^\\s*(?:@\\w+(?:\\([^)]*\\))?\\s+)*(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|virtual|async|default|open|suspend|sealed|native)\\s+)*(?!(?:return|new|await|yield|throw|raise|assert|del|defer|go|if|elif|while|else|case|in|of|typeof|not|and|or)\\s)(?:[A-Z][A-Z0-9_]*\\([^()\\n]*\\)|[\\w.<>\\[\\]?,]+)[ \\t*&]+${leaf}\\s*(?:<[^>]*>)?\\s*\\((?:[^()]*\\)\\s*(?:throws\\s+[\\w.,\\s]+|:\\s*[\\w.<>\\[\\]?,\\s]+)?\\s*(?:\\{.*|=>.*)?|[^()]*)$)`;
 }
 
 /** A line that defines `symbol` (by its last part), in any of the languages the index reads. */
@@ -272,7 +273,7 @@ export function definitionLine(symbol: string): (line: string) => boolean {
 const DOC_OF = /^\s*(?:\/\/|#|\/\*\*?|\*)\s*([A-Z][a-z0-9]+[A-Z]\w*|[a-z]+[A-Z_]\w*)\s+[a-z]/;
 
 /** A definition's first line and its name: Python, JS/TS, Go (methods too), Rust, Ruby (`def self.x`, `def route!`). */
-const DEFINITION_LINE = /^\s*(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:def|class|function|interface|struct|enum|trait|fn|type|func(?:\s*\([^)]*\))?)\s+(?:self\.)?([A-Za-z_$][\w$]*[?!]?)/;
+const DEFINITION_LINE = /^\s*(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:def|class|function|interface|struct|enum|trait|fn|type|macro_rules!|func(?:\s*\([^)]*\))?)\s+(?:self\.)?([A-Za-z_$][\w$]*[?!]?)/;
 
 /**
  * A method declared by its name alone, as TypeScript interfaces and classes write them: a
@@ -294,8 +295,15 @@ const TYPED_LINE = new RegExp(
 /** The name of the definition that line `i` starts, in any of the forms above (a signature may run on). */
 function definedAt(lines: string[], i: number): string | undefined {
   const l = lines[i]!;
-  return DEFINITION_LINE.exec(l)?.[1] ?? METHOD_LINE.exec(l)?.[1] ?? TYPED_LINE.exec(l)?.[1] ?? signatureName(lines, i);
+  return DEFINITION_LINE.exec(l)?.[1] ?? METHOD_LINE.exec(l)?.[1] ?? TYPED_LINE.exec(l)?.[1] ?? C_FUNCTION_LINE.exec(l)?.[1] ?? signatureName(lines, i);
 }
+
+/**
+ * A C function's head, at the start of its line: `static cJSON_bool parse_number(cJSON * const item, …)`,
+ * `static void *internal_malloc(size_t size)`, an export macro's `CJSON_PUBLIC(void) cJSON_Delete(cJSON *item)`;
+ * its parameters close the line, or go on to the next.
+ */
+const C_FUNCTION_LINE = /^(?!(?:return|else|if|for|while|switch|case|goto|new|await|yield|typeof|throw|delete|sizeof)\b)(?:(?:static|inline|extern|const|volatile|unsigned|signed|struct|enum|union)\s+)*(?:[A-Z][A-Z0-9_]*\([^()\n]*\)|[A-Za-z_]\w*)(?:\s+(?:const\s+)?|\s*[*&]+\s*)+([A-Za-z_]\w*)\s*\([^;{}]*(?:\)\s*\{?|,)\s*$/;
 
 /** A line that starts a definition (or its decorator): Python, JS/TS, Go, Rust, Java-like classes. */
 const NEXT_DEFINITION = /^\s*(?:@\w|(?:async\s+)?def\s|(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s|(?:export\s+)?(?:default\s+)?(?:async\s+)?function\b|(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s|func\s)/;
@@ -358,6 +366,14 @@ function innermostDefinition(lines: string[], start: number, until: number, pyth
       for (let j = i - 1; j >= Math.max(0, i - 40); j--) {
         const o = lines[j]!;
         if (!o.trim() || indentOf(o) > indentOf(l) || /^\s*>\s*\(\s*$/.test(o)) continue;
+        at = j;
+        break;
+      }
+    }
+    // A brace on a line of its own (C's, C#'s): the head is the line above it.
+    if (/^\s*\{\s*$/.test(l)) {
+      for (let j = i - 1; j >= Math.max(0, i - 3); j--) {
+        if (!lines[j]!.trim()) continue;
         at = j;
         break;
       }
