@@ -122,6 +122,18 @@ describe('index: tokens, chunks and the walk', () => {
     const holder = chunks.find((c) => c.startLine <= head && head <= c.endLine)!;
     assert.match(holder.symbol ?? '', /^cJSON_Delete\b/, `the head line ${head} is in ${holder.startLine}-${holder.endLine} (${holder.symbol})`);
     assert.ok(names.some((n) => n.includes('internal_malloc')), names.join(' | '));
+    // A header's include guard, `#ifdef __cplusplus` and `extern "C"` are no level of nesting (hiredis' alloc.h).
+    const guarded = await chunkText([
+      '#ifndef HIREDIS_ALLOC_H', '#define HIREDIS_ALLOC_H', '', '#include <stddef.h>', '',
+      '#ifdef __cplusplus', 'extern "C" {', '#endif', '',
+      '/* Structure pointing to our actually configured allocators */', 'typedef struct hiredisAllocFuncs {', '    void *(*mallocFn)(size_t);', '    void (*freeFn)(void*);', '} hiredisAllocFuncs;', '',
+      'hiredisAllocFuncs hiredisSetAllocators(hiredisAllocFuncs *ha);', 'void hiredisResetAllocators(void);', '',
+      '#ifdef __cplusplus', '}', '#endif', '', '#endif', '',
+    ].join('\n'), languageOf('alloc.h')!);
+    assert.deepEqual(guarded.map((c) => c.symbol), ['hiredisAllocFuncs, hiredisSetAllocators, hiredisResetAllocators']);
+    // A C++ method defined outside its class template is named without the template's arguments (spdlog).
+    const inl = await chunkText('template<typename Mutex>\nSPDLOG_INLINE void rotating_file_sink<Mutex>::sink_it_(const details::log_msg &msg) {\n    rotate_();\n}\n', languageOf('rotating_file_sink-inl.h')!);
+    assert.match(inl[0]!.symbol ?? '', /\brotating_file_sink::sink_it_$/, inl[0]!.symbol);
     // A header's prototypes keep their names after the macro.
     const header = await chunkText('CJSON_PUBLIC(cJSON *) cJSON_Parse(const char *value);\nCJSON_PUBLIC(char *) cJSON_Print(const cJSON *item);\n', languageOf('cJSON.h')!);
     assert.equal(header[0]!.symbol, 'cJSON_Parse, cJSON_Print');

@@ -70,9 +70,9 @@ describe('declarations, translation catalogs, project settings and vendored code
   });
 
   it('knows vendored code by its paths', () => {
-    for (const p of ['vendor/github.com/pkg/errors/errors.go', 'src/pip/_vendor/requests/api.py', 'third_party/zlib/inflate.c', 'astropy/extern/ply/lex.py', 'django/contrib/admin/static/admin/js/vendor/jquery/jquery.js', 'lib/vendored/six.py', 'sklearn/externals/_arff.py', 'seaborn/external/husl.py'])
+    for (const p of ['vendor/github.com/pkg/errors/errors.go', 'src/pip/_vendor/requests/api.py', 'third_party/zlib/inflate.c', 'astropy/extern/ply/lex.py', 'django/contrib/admin/static/admin/js/vendor/jquery/jquery.js', 'lib/vendored/six.py', 'sklearn/externals/_arff.py', 'seaborn/external/husl.py', 'include/spdlog/fmt/bundled/format.h'])
       assert.ok(isVendoredPath(p), p);
-    for (const p of ['src/vendors.ts', 'src/vendor.py', 'app/models/vendor_invoice.rb', 'src/node/external.ts', 'src/externalize.ts', 'src/thirdparty.ts']) assert.ok(!isVendoredPath(p), p);
+    for (const p of ['src/vendors.ts', 'src/vendor.py', 'app/models/vendor_invoice.rb', 'src/node/external.ts', 'src/externalize.ts', 'src/thirdparty.ts', 'src/bundler.ts', 'src/bundled.ts']) assert.ok(!isVendoredPath(p), p);
   });
 
   it("knows the maintainers' scripts at the top of the repository by their paths", () => {

@@ -245,13 +245,17 @@ describe('question: what a question asks', () => {
       // Gson's test projects: test-shrinker/, test-jpms/.
       'test-shrinker/src/main/java/com/example/Main.java', 'test-jpms/src/main/java/module-info.java',
       // Test doubles named first: rack's mock_response.rb, gomock's mock_store.go.
-      'lib/rack/mock_response.rb', 'internal/store/mock_store.go', 'internal/api/mocks_client.go']) {
+      'lib/rack/mock_response.rb', 'internal/store/mock_store.go', 'internal/api/mocks_client.go',
+      // A file named test: hiredis' test.c and test.sh, a package's test.js.
+      'test.c', 'test.sh', 'src/test.cpp', 'test.js', 'packages/ky/test.ts',
+      // Cucumber's features and their steps (httparty).
+      'features/deals_with_http_error_codes.feature', 'features/steps/mongrel_helper.rb', 'features/step_definitions/web_steps.rb', 'features/support/env.rb']) {
       assert.ok(isTestPath(p), p);
     }
-    for (const p of ['benchmarks/handle.ts', 'crate/benches/parse.rs', 'examples/app.py', 'doc/data/messages/a/bad.py', 'src/router.bench.ts',
+    for (const p of ['benchmarks/handle.ts', 'crate/benches/parse.rs', 'examples/app.py', '_examples/pathvalue/main.go', 'doc/data/messages/a/bad.py', 'src/router.bench.ts',
       'metrics/src/main/java/com/google/gson/metrics/ParseBenchmark.java', 'asv_bench/benchmarks/groupby.py']) assert.ok(isExamplePath(p), p);
     for (const p of ['src/router/trie.ts', 'src/flask/testing.py.txt', 'docs/guide.md', 'src/attest.ts', 'src/latest/index.ts', 'src/_pytest/python.py',
-      'src/contests/rules.ts', 'src/testimony/index.ts', 'src/attestutils/a.ts', 'src/protests.py', 'app/spectrum.ts',
+      'src/contests/rules.ts', 'src/testimony/index.ts', 'src/attest.c', 'src/latest.sh', 'src/features/cart/slice.ts', 'app/features/steps.ts', 'src/attestutils/a.ts', 'src/protests.py', 'app/spectrum.ts',
       'lib/unittest/mock.py', 'src/mockingbird.ts', 'src/hammock_api.rb',
       // A hyphen before "test" marks a test in code only: a specification or a CI workflow is not one.
       'doc/internals/zarr-encoding-spec.rst', '.github/workflows/primer-test.yaml', 'src/latest-test-results.ts', 'src/attest-key.ts', 'src/Latest.java', 'src/main/java/shop/Contest.java']) {

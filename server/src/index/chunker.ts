@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import MarkdownIt from 'markdown-it';
 import type { Language as TSLanguage, Node as TSNode, Parser as TSParser } from 'web-tree-sitter';
-import { implTypeName, type LanguageInfo } from './languages';
+import { declaratorName, implTypeName, type LanguageInfo } from './languages';
 
 /** One piece of a file: what is searched, embedded and returned as a snippet. */
 export interface Chunk {
@@ -145,8 +145,7 @@ function defName(n: TSNode): string | undefined {
   // C/C++: the name sits inside nested declarators (`static int *parse(...)`).
   let d = n.childForFieldName('declarator');
   for (let i = 0; d && i < 5; i++) {
-    // A calling-convention macro (`void * CJSON_CDECL internal_malloc(…)`) reads as a qualifier: the name is last.
-    if (/identifier$/.test(d.type) || d.type === 'field_identifier' || d.type === 'qualified_identifier') return d.text.length < 100 ? d.text.split(/\s+/).at(-1) : undefined;
+    if (/identifier$/.test(d.type) || d.type === 'field_identifier' || d.type === 'qualified_identifier') return d.text.length < 100 ? declaratorName(d.text) : undefined;
     d = d.childForFieldName('declarator') ?? d.childForFieldName('name');
   }
   return undefined;
@@ -159,7 +158,19 @@ function collectNames(n: TSNode, depth: number, out: string[]): void {
   if (name) out.push(name);
   // Names inside a function body are its locals, not what the chunk defines.
   if (FUNCTION_LIKE.test(n.type)) return;
-  for (const c of n.namedChildren) if (c && c.namedChildCount > 0) collectNames(c, depth + 1, out);
+  for (const c of n.namedChildren) if (c && c.namedChildCount > 0) collectNames(c, isWrapper(c, n) ? depth : depth + 1, out);
+}
+
+/**
+ * C's wrappers around what a header declares: an include guard and `#ifdef __cplusplus` around
+ * `extern "C" { … }`, a `typedef` around its struct, a declaration around its declarator. They
+ * are no level of nesting (hiredis' `alloc.h` declares `hiredisAllocFuncs` five wrappers deep).
+ */
+const WRAPPER = /^(preproc_(?:if|ifdef|else|elif|elifdef)|linkage_specification|type_definition|declaration)$/;
+
+function isWrapper(n: TSNode, parent: TSNode): boolean {
+  // `extern "C"`'s braces (a C# or Rust body is a `declaration_list` too, and a level).
+  return WRAPPER.test(n.type) || (n.type === 'declaration_list' && parent.type === 'linkage_specification');
 }
 
 const FUNCTION_LIKE = /function|method|arrow_function|constructor|lambda|closure/;

@@ -83,12 +83,21 @@ export function implTypeName(raw: string): string {
   return raw.replace(/^&\s*(?:'\w+\s+)?(?:mut\s+)?/, '').replace(/^dyn\s+/, '').replace(/<.*$/s, '');
 }
 
+/**
+ * The name a C or C++ declarator declares: a calling-convention macro before it reads as a qualifier
+ * (`void * CJSON_CDECL internal_malloc(…)`: the name is last), and a class template's arguments are no
+ * part of a method's name (spdlog's `rotating_file_sink<Mutex>::sink_it_` is `rotating_file_sink::sink_it_`).
+ */
+export function declaratorName(text: string): string {
+  return text.replace(/<[^<>()]*>(?=::)/g, '').split(/\s+/).at(-1)!;
+}
+
 /** Source code (as opposed to prose, data or config): what "where is this implemented" is about. */
 export function isCode(lang: LanguageInfo): boolean {
   return !!lang.grammar || ['vue', 'svelte', 'kotlin', 'swift', 'scala', 'lua', 'shell', 'sql'].includes(lang.id);
 }
 
-const TEST_PATH = /(^|\/)(tests?|tests?[-_][\w.-]+|test(?:helpers?|utils?|support|lib)|__tests__|__mocks__|__fixtures__|__testfixtures__|testing|testdata|test-data|spec|specs|e2e|runtime-tests?|playground|fixtures?|mocks?)\/|(^|\/)[^/]*[-_.]tests\/|\.(test|spec|e2e|mock|cy)\.[a-z]+$|[-_]mocks?\.[a-z]+$|(^|\/)mocks?_[^/]*$|(^|\/)test_[^/]*$|_(tests?|spec)\.[a-z]+$|-tests?\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|cs)$|(^|\/)(conftest|tests)\.py$/i;
+const TEST_PATH = /(^|\/)(tests?|tests?[-_][\w.-]+|test(?:helpers?|utils?|support|lib)|__tests__|__mocks__|__fixtures__|__testfixtures__|testing|testdata|test-data|spec|specs|e2e|runtime-tests?|playground|fixtures?|mocks?)\/|(^|\/)[^/]*[-_.]tests\/|\.(test|spec|e2e|mock|cy)\.[a-z]+$|[-_]mocks?\.[a-z]+$|(^|\/)mocks?_[^/]*$|(^|\/)test_[^/]*$|_(tests?|spec)\.[a-z]+$|-tests?\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|cs)$|(^|\/)(conftest|tests)\.py$|(^|\/)tests?\.(?:c|cc|cpp|cxx|sh|bash|[cm]?[jt]sx?)$|\.feature$|(^|\/)features\/(?:steps|step_definitions|support)\//i;
 
 /** JUnit's, NUnit's and XCTest's test classes by name (`CartTest.java`, `CartTests.cs`); case-sensitive, as `latest.java` is none. */
 const TEST_CLASS_FILE = /(^|\/|[a-z0-9])Tests?\.(java|kt|cs|swift)$/;
@@ -97,7 +106,8 @@ const TEST_CLASS_FILE = /(^|\/|[a-z0-9])Tests?\.(java|kt|cs|swift)$/;
  * Tests, mocks, fixtures, playgrounds and a project's helpers for its tests (axum's `test_helpers/`,
  * pylint's `testutils/`) in JS/TS, Python, Go, Rust and Java layouts (Django's `tests.py`, .NET's
  * `App.Tests/`, `integration_tests/`, RSpec's `_spec.rb`, Cypress's `.cy.ts`, jscodeshift's
- * `__testfixtures__/`, rack's `mock_response.rb` and gomock's `mock_store.go`, React Router's `integration/rsc-nonce-test.ts` — a hyphen before "test"
+ * `__testfixtures__/`, rack's `mock_response.rb` and gomock's `mock_store.go`, a file named `test` (hiredis'
+ * `test.c`), Cucumber's `.feature` files and steps, React Router's `integration/rsc-nonce-test.ts` — a hyphen before "test"
  * counts in code files only: a CI workflow's `primer-test.yaml` is no test, and a hyphen before
  * "spec" never counts, `zarr-encoding-spec.rst` being a specification): rarely the answer to
  * "where is this implemented".
@@ -225,11 +235,12 @@ export function isProjectConfigPath(relPath: string): boolean {
   return PROJECT_CONFIG_PATH.test(p) || PROJECT_PAPERS_PATH.test(p);
 }
 
-const VENDORED_PATH = /(^|\/)(vendors?|_vendor|vendored|third[-_]?party|extern(?:als?)?)\//i;
+const VENDORED_PATH = /(^|\/)(vendors?|_vendor|vendored|bundled|third[-_]?party|extern(?:als?)?)\//i;
 
 /**
  * Another project's code kept inside this one (Go's and Composer's `vendor/`, pip's `_vendor/`,
- * `third_party/`, astropy's `extern/`, scikit-learn's `externals/`, seaborn's `external/`, the
+ * `third_party/`, astropy's `extern/`, scikit-learn's `externals/`, seaborn's `external/`, spdlog's
+ * `fmt/bundled/`, the
  * jQuery and Select2 under Django's `static/admin/js/vendor/`): searchable, but seldom where this project does anything.
  */
 export function isVendoredPath(relPath: string): boolean {
@@ -248,7 +259,7 @@ export function isToolingPath(relPath: string): boolean {
   return TOOLING_PATH.test(relPath.replace(/\\/g, '/'));
 }
 
-const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?|benchmarks?|benches|bench|asv_bench)\/|\.bench\.[a-z]+$|[a-z]Benchmarks?\.(java|kt|cs|scala)$|(^|\/)docs?\/(.*\/)?[^/]+\.(py|pyi|[cm]?[jt]sx?|go|rs|java|rb|php|cs)$/i;
+const EXAMPLE_PATH = /(^|\/)_?(examples?|samples?|demos?|benchmarks?|benches|bench|asv_bench)\/|\.bench\.[a-z]+$|[a-z]Benchmarks?\.(java|kt|cs|scala)$|(^|\/)docs?\/(.*\/)?[^/]+\.(py|pyi|[cm]?[jt]sx?|go|rs|java|rb|php|cs)$/i;
 
 /** Examples, benchmarks and code inside documentation: illustrations of the code, not the code. */
 export function isExamplePath(relPath: string): boolean {

@@ -51,7 +51,8 @@ export function tableKey(prefix: string, s: string): string {
  * 1: tables named without a format (to stop 33); 2: bare heads, receivers and Rust `impl` names;
  * 3: a doc comment that is a chunk of its own is named by the definition it documents, and C#'s
  * file-scoped namespace names no chunk; 4: C's export macros (`CJSON_PUBLIC(void) f(…)`) name no
- * chunk and stay on their definition's line, Rust's `macro_rules!` names one, `impl … for &'a mut T` is `T`.
+ * chunk and stay on their definition's line, C's include guards, `extern "C"` and `#if` are no level
+ * of nesting, Rust's `macro_rules!` names a chunk, `impl … for &'a mut T` is `T`.
  */
 export const CHUNKS_FORMAT = 4;
 

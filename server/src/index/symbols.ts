@@ -1,6 +1,6 @@
 import type { Node as TSNode } from 'web-tree-sitter';
 import type { SymbolKind, SymbolDefinition, SymbolReference } from '../protocol/symbols';
-import { docstringLines, implTypeName, isExamplePath, isTestPath, withoutTrailingComment } from './languages';
+import { declaratorName, docstringLines, implTypeName, isExamplePath, isTestPath, withoutTrailingComment } from './languages';
 import { isStopWord, terms, wordRuns } from './tokens';
 
 /**
@@ -58,8 +58,7 @@ function nameOf(n: TSNode): string | undefined {
   // C/C++: the name sits inside nested declarators (`static int *parse(...)`).
   let d = n.childForFieldName('declarator');
   for (let i = 0; d && i < 5; i++) {
-    // A calling-convention macro (`void * CJSON_CDECL internal_malloc(…)`) reads as a qualifier: the name is last.
-    if (/identifier$/.test(d.type) || d.type === 'qualified_identifier') return d.text.length <= MAX_NAME ? d.text.split(/\s+/).at(-1) : undefined;
+    if (/identifier$/.test(d.type) || d.type === 'qualified_identifier') return d.text.length <= MAX_NAME ? declaratorName(d.text) : undefined;
     d = d.childForFieldName('declarator') ?? d.childForFieldName('name');
   }
   return undefined;
