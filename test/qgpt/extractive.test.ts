@@ -638,6 +638,24 @@ describe('extractive answerer: the order of the places', () => {
     assert.match(leadSentence([c!], callSiteSymbol(query)), /^`cJSON_DeleteItemFromObject` in .* calls it\.$/);
   });
 
+  it('"where is X called?" where only tests call X: the test that calls it answers, said so; a header\'s prototype calls nothing (hiredis)', () => {
+    const query = 'where is redisFormatCommand called?';
+    const def = { ...passage(0, 'hiredis.c', '/* Format a command according to the Redis protocol.\n * len = redisFormatCommand(target, "GET %s", mykey);\n */\nint redisFormatCommand(char **target, const char *format, ...) {\n    va_list ap;\n    int len = redisvFormatCommand(target,format,ap);\n    return len;\n}'), language: 'c', symbol: 'redisFormatCommand', retrieval: 1 };
+    const header = { ...passage(1, 'hiredis.h', '/* Functions to format a command according to the protocol. */\nint redisvFormatCommand(char **target, const char *format, va_list ap);\nint redisFormatCommand(char **target, const char *format, ...);\nvoid redisFreeCommand(char *cmd);'), language: 'c', symbol: 'redisReply', retrieval: 0.9 };
+    const test = { ...passage(2, 'test.c', 'static void test_format_commands(void) {\n    char *cmd;\n    int len;\n    len = redisFormatCommand(&cmd,"SET foo bar");\n    hi_free(cmd);\n}'), language: 'c', symbol: 'test_format_commands', retrieval: 0.3 };
+    const answer = (ps: Passage[]) => {
+      // As the answer orders them: answerOrder, then the places that call it first.
+      const byScore = answerOrder(query, ps).order.map((i) => ps[i]!);
+      const ordered = callSitesFirst('redisFormatCommand', byScore).map((i, k) => ({ ...byScore[i]!, index: k }));
+      return leadSentence(citedPlaces(query, rankPlaces(query, ordered)), callSiteSymbol(query));
+    };
+    assert.match(answer([def, header, test]), /^`test_format_commands` in \[`test\.c:1`\]\([^)]+\) calls it \(only tests call it\)/);
+    assert.doesNotMatch(answer([def, header]), /calls it/, 'a prototype is no call');
+    // Code that calls it comes first, and nothing is said of tests.
+    const caller = { ...passage(3, 'async.c', 'int redisAsyncCommand(redisAsyncContext *ac, const char *format, ...) {\n    len = redisFormatCommand(&cmd, format, ap);\n    return status;\n}'), language: 'c', symbol: 'redisAsyncCommand', retrieval: 0.5 };
+    assert.match(answer([def, header, test, caller]), /^`redisAsyncCommand` in .* calls it;/);
+  });
+
   it('"who uses the Binder interface?": a struct field of that type uses it; a line break is never inside a definition\'s head', () => {
     const query = 'who uses the Binder interface?';
     assert.equal(callSiteSymbol(query), 'Binder');

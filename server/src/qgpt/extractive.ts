@@ -260,13 +260,51 @@ const FUNCTION_VALUE = /^\s*(?:async\s+)?(?:function\b|lambda\b|\([^()]*\)\s*(?:
  */
 export function definitionLine(symbol: string): (line: string) => boolean {
   const re = definitionRe(symbol);
+  const proto = prototypeRe(symbol);
   const call = callPattern(symbol);
   const method = /[.#]|::/.test(symbol);
   return (line) => {
+    if (proto.test(line)) return true;
     if (!re.test(line)) return false;
     const a = ASSIGNMENT.exec(line);
     return !a || (!call.test(a[1]!) && (!method || FUNCTION_VALUE.test(a[1]!)));
   };
+}
+
+/**
+ * Asked where X is called where only tests call it (hiredis' `redisFormatCommand`, called by its
+ * `test_format_commands` alone): the tests that call it answer, as code would. Undefined when the
+ * question asks for no call sites or code calls X among the places.
+ */
+export function testCallsAnswer(query: string, passages: Passage[]): ((p: Passage) => boolean) | undefined {
+  const callOf = callSiteSymbol(query);
+  if (!callOf) return undefined;
+  const calling = callsIn(callOf);
+  const examples = asksAboutExamples(query);
+  const code = (p: Passage) => !isTestPassage(p) && !(!!p.path && (languageOf(p.path).markdown || (!examples && isExamplePath(p.path))));
+  if (passages.some((p) => code(p) && calling(p))) return undefined;
+  return (p) => isTestPassage(p) && calling(p);
+}
+
+/** Whether a passage calls `symbol` in its code: not in a comment, a docstring or the symbol's own definition or declaration. */
+function callsIn(symbol: string): (p: Passage) => boolean {
+  const call = callPattern(symbol);
+  const defines = definitionLine(symbol);
+  return (p) => {
+    const inDoc = docstringLines(p.text, p.path);
+    return p.text.split('\n').some((l, k) => !inDoc[k] && !COMMENT.test(l) && !defines(l) && call.test(withoutTrailingComment(l)));
+  };
+}
+
+/**
+ * A declaration of `symbol` without its body, on one line: a C header's prototype (`int
+ * redisFormatCommand(char **target, const char *format, ...);`, `CJSON_PUBLIC(cJSON *) cJSON_Parse(const
+ * char *value);`), a Java interface's method (`T createInstance(Type type);`). It calls nothing.
+ */
+function prototypeRe(symbol: string): RegExp {
+  return new RegExp(
+    String.raw`^\s*(?!(?:return|new|await|yield|throw|raise|assert|del|delete|defer|go|if|elif|while|else|case|not|and|or|sizeof)\b)(?:[A-Z][A-Z0-9_]*\([^()\n]*\)\s*|[\w:<>,]+[ \t*&]+)+${escapeRe(leafName(symbol))}\s*\([^;]*\)\s*(?:const\s*)?;\s*(?:\/\/.*|\/\*.*)?$`,
+  );
 }
 
 /** A doc comment that starts with the name it documents, CamelCase or with an inner capital or `_` (Go's convention). */
@@ -509,7 +547,10 @@ export function answerOrder(query: string, passages: Passage[]): { order: number
   // Asked where X is called, a document's example of a call comes after the code's calls too.
   const callOf = callSiteSymbol(query);
   const prose = (p: Passage) => !!callOf && !wantExamples && !!p.path && !!languageOf(p.path).markdown;
-  const lateness = new Map(ranked.map((m) => [m, Number((!wantTests && isTestPassage(m.passage)) || (!wantExamples && !!m.passage.path && isExamplePath(m.passage.path)) || prose(m.passage))]));
+  const example = (p: Passage) => !wantExamples && !!p.path && isExamplePath(p.path);
+  const testCall = testCallsAnswer(query, passages);
+  const lateTest = (p: Passage) => !wantTests && isTestPassage(p) && !testCall?.(p);
+  const lateness = new Map(ranked.map((m) => [m, Number(lateTest(m.passage) || example(m.passage) || prose(m.passage))]));
   const later = (m: PlaceMatch) => lateness.get(m)!;
   const pos = new Map(passages.map((p, i) => [p, i]));
   const sorted = [...ranked].sort((a, b) => later(a) - later(b) || b.score - a.score || a.passage.index - b.passage.index);
@@ -578,7 +619,8 @@ function within(a: Passage, b: Passage, gap: number): boolean {
 export function citedPlaces(query: string, ranked: PlaceMatch[], max = MAX_CITED): PlaceMatch[] {
   const byIndex = [...ranked].sort((a, b) => a.passage.index - b.passage.index);
   const wantTests = asksAboutTests(query);
-  const pool = wantTests ? byIndex : byIndex.filter((m) => !isTestPassage(m.passage));
+  const testCall = wantTests ? undefined : testCallsAnswer(query, byIndex.map((m) => m.passage));
+  const pool = wantTests ? byIndex : byIndex.filter((m) => !isTestPassage(m.passage) || !!testCall?.(m.passage));
   const list = pool.length ? pool : byIndex;
   const out: PlaceMatch[] = [];
   for (const m of list) {
@@ -763,7 +805,8 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   // Asked how X is tested, a test named after it that calls no X by name (it goes through another API).
   const namedTest = aboutTests && callOf && !calls && !uses ? testNamedAfter(first.passage, callOf) : undefined;
   if (namedTest) s = `\`${namedTest}\` in ${placeLink(first.passage)} is the test named after it (no test found calls \`${leafName(callOf!)}\` directly)`;
-  else if (calls || uses) s = `${where} ${aboutTests && isTestPassage(first.passage) ? 'tests it' : raises ? 'raises it' : creates ? 'creates one' : calls ? 'calls it' : 'uses it'}`;
+  // A test first, not asked about tests: only tests call it (testCallsAnswer).
+  else if (calls || uses) s = `${where} ${aboutTests && isTestPassage(first.passage) ? 'tests it' : raises ? 'raises it' : creates ? 'creates one' : calls ? 'calls it' : 'uses it'}${!aboutTests && isTestPassage(first.passage) ? ` (only tests ${calls ? 'call' : 'use'} it)` : ''}`;
   else if (inherits?.via === 'implements') s = `${where} implements it`;
   else if (inherits) s = `${where} defines it (\`${inherits.name.split(/\.|::|#/).at(-2)}\` inherits it)`;
   else if (own) s = `${where} defines it`;
