@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { terms, splitIdentifier, pathTerms } from '../../server/src/index/tokens';
 import { chunkText, MAX_LINES } from '../../server/src/index/chunker';
-import { languageOf, isTestPath } from '../../server/src/index/languages';
+import { languageOf, isTestPath, docstringLines } from '../../server/src/index/languages';
 import { walk } from '../../server/src/index/walker';
 import { parseQuery } from '../../server/src/index/query';
 import { SearchEngine } from '../../server/src/index/searchEngine';
@@ -109,6 +109,19 @@ describe('index: tokens, chunks and the walk', () => {
     const src = 'macro_rules! json {\n    ($($json:tt)+) => {\n        json_internal!($($json)+)\n    };\n}\n\nimpl<\'a, W, F> ser::Serializer for &\'a mut Serializer<W, F>\nwhere\n    W: io::Write,\n{\n    fn serialize_map(self) -> Result<()> {\n        Ok(())\n    }\n}\n';
     const chunks = await chunkText(src, languageOf('ser.rs')!);
     assert.equal(chunks[0]!.symbol, 'json, Serializer, serialize_map');
+  });
+
+  it('cuts a long docstring into line windows from its first line, not into its opening line and the rest (marshmallow\'s decorators.py)', async () => {
+    const prose = Array.from({ length: 45 }, (_, i) => `Register a pre-processing method number ${i} that runs before the data is loaded into the schema.`);
+    const src = ['"""Decorators for registering schema pre-processing and post-processing methods.', '', 'Example:', '', '    @pre_load(pass_many=True)', '    def remove_envelope(self, data, many, **kwargs):', '        return data["results"]', '', ...prose, '"""', '', 'import functools', '', 'PRE_LOAD = "pre_load"', '', 'def pre_load(fn=None, pass_many=False):', '    return functools.partial(fn, pass_many)', ''].join('\n');
+    const chunks = await chunkText(src, languageOf('decorators.py')!);
+    const spans = chunks.map((c) => `${c.startLine}-${c.endLine}`).join(' ');
+    assert.equal(chunks[0]!.startLine, 1, spans);
+    assert.ok(chunks[0]!.endLine > 5, `the example is in the chunk that opens the docstring: ${spans}`);
+    // So the chunk's text shows the example as the docstring's, which no "where is it called?" reads as a call.
+    const first = chunks[0]!;
+    const inDoc = docstringLines(first.text, 'decorators.py');
+    assert.ok(inDoc[first.text.split('\n').findIndex((l) => l.includes('@pre_load'))], 'the example is inside the docstring');
   });
 
   it('names a C function after its export macro by its own name, its head line in its own chunk (cJSON\'s `CJSON_PUBLIC(void) cJSON_Delete(…)`)', async () => {

@@ -203,8 +203,10 @@ function splitNode(n: TSNode, parents: string[], out: Piece[], lines: string[], 
   // `export function f` is an export node around a function node, both named f: one level, not two.
   const inner = name && parents.at(-1) !== name ? [...parents, name] : parents;
   const children = n.namedChildren.filter((c): c is TSNode => !!c);
-  // A big node without structure inside (a long string, a table): line windows.
-  if (children.length === 0) {
+  // A big node without structure inside (a long string, a table): line windows. A string's parts
+  // (Python's `string_start`, `string_content`, `string_end`) are none: cut apart, marshmallow's
+  // module docstring was a chunk of its opening line and one that began inside the docstring.
+  if (children.length === 0 || STRING_NODE.test(n.type)) {
     for (let s = start; s <= end; s += MAX_LINES) out.push({ start: s, end: Math.min(end, s + MAX_LINES - 1), chars: 0, names: [], parents: inner });
     return;
   }
@@ -227,6 +229,7 @@ function splitNode(n: TSNode, parents: string[], out: Piece[], lines: string[], 
 }
 
 const COMMENT_NODE = /comment/;
+const STRING_NODE = /^(string|string_literal|raw_string_literal|interpreted_string_literal|template_string|heredoc_body|nowdoc_body|verbatim_string_literal)$/;
 /** What may stand between a doc comment and its definition: C#'s `#pragma warning disable …`, C's `#if`. */
 const PREPROC_NODE = /^preproc_/;
 

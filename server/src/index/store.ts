@@ -52,7 +52,8 @@ export function tableKey(prefix: string, s: string): string {
  * 3: a doc comment that is a chunk of its own is named by the definition it documents, and C#'s
  * file-scoped namespace names no chunk; 4: C's export macros (`CJSON_PUBLIC(void) f(…)`) name no
  * chunk and stay on their definition's line, C's include guards, `extern "C"` and `#if` are no level
- * of nesting, Rust's `macro_rules!` names a chunk, `impl … for &'a mut T` is `T`.
+ * of nesting, Rust's `macro_rules!` names a chunk, `impl … for &'a mut T` is `T`, and a long string (a
+ * docstring) is cut into line windows from its first line.
  */
 export const CHUNKS_FORMAT = 4;
 
