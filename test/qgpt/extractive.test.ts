@@ -656,6 +656,14 @@ describe('extractive answerer: the order of the places', () => {
     assert.match(answer([def, header, test, caller]), /^`redisAsyncCommand` in .* calls it;/);
   });
 
+  it('a protocol method named bare (`__init__`) that several files define is none of theirs: no "defines it"; one file\'s is', () => {
+    const factory = { ...passage(0, 'src/attr/_make.py', 'class Factory:\n    def __init__(self, factory, takes_self=False):\n        self.factory = factory\n        self.takes_self = takes_self'), language: 'python', symbol: 'Factory, __init__', retrieval: 1 };
+    const error = { ...passage(1, 'src/attr/exceptions.py', 'class NotCallableError(TypeError):\n    def __init__(self, msg, value):\n        super(TypeError, self).__init__(msg, value)\n        self.msg = msg'), language: 'python', symbol: 'NotCallableError, __init__', retrieval: 0.8 };
+    const query = 'how is __init__ generated for a class?';
+    assert.doesNotMatch(leadSentence(citedPlaces(query, rankPlaces(query, [factory, error]))), /defines it/);
+    assert.match(leadSentence(citedPlaces(query, rankPlaces(query, [factory]))), /^`__init__` in .* defines it/, 'one file defines it: that is the one meant');
+  });
+
   it('"who uses the Binder interface?": a struct field of that type uses it; a line break is never inside a definition\'s head', () => {
     const query = 'who uses the Binder interface?';
     assert.equal(callSiteSymbol(query), 'Binder');

@@ -449,6 +449,9 @@ function signatureName(lines: string[], i: number): string | undefined {
   return undefined;
 }
 
+/** A Python protocol's name, bare: `__init__`, `__repr__`. */
+const DUNDER = /^__\w+__$/;
+
 /** A question about what a named definition returns or yields. */
 const RETURNS_RE = /\bwhat\b[^?]{0,80}\b(?:returns?|yields?|returned|yielded)\b|\breturn\s+(?:value|type)s?\b/i;
 const RETURN_LINE = /^\s*(?:return|yield)\b/;
@@ -466,14 +469,17 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
   // Names the index resolved to what implements them: the interface's declaration (fiber's
   // `Locals(key any, value ...any) any` in `type Ctx interface`) does not define them too.
   const implemented = new Set(passages.flatMap((p) => (p.resolved ?? []).filter((i) => i.via === 'implements').map((i) => i.name)));
-  const defined = passages.map((p) => q.symbols.filter((s, i) => (implemented.has(s) ? !!p.resolved?.some((r) => r.name === s) : definesSymbol(p, s, defs[i]!))));
+  const found = passages.map((p) => q.symbols.filter((s, i) => (implemented.has(s) ? !!p.resolved?.some((r) => r.name === s) : definesSymbol(p, s, defs[i]!))));
   // A name that one file alone defines is that definition's name (koa's `throw` in the object
   // behind `ctx` is `ctx.throw`); where several do (hono's `Context.json` and `HonoRequest.json`
   // for `c.json`), the name is no one's, and asked where X is called, not the definition's.
   const definers = new Map<string, Set<string | number>>();
   passages.forEach((p, i) => {
-    for (const s of defined[i]!) definers.set(s, (definers.get(s) ?? new Set()).add(p.path ?? i));
+    for (const s of found[i]!) definers.set(s, (definers.get(s) ?? new Set()).add(p.path ?? i));
   });
+  // A protocol's method named bare (`__init__`, `__repr__`) that several files define is none of
+  // theirs: "how is __init__ generated?" in attrs is not `Factory.__init__`.
+  const defined = found.map((ds) => ds.filter((s) => !(DUNDER.test(s) && definers.get(s)!.size > 1)));
   const info = typeof query === 'string' ? analyzeQuestion(query) : undefined;
   const howTo = !!info?.howTo;
   const asksUse = !!callOf || info?.intent === 'usage';
