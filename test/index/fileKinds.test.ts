@@ -10,7 +10,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import type { Core } from '../../server/src/core/core';
 import type { RankParams } from '../../server/src/index/searchEngine';
-import { isCatalogPath, isDeclarationPath, isInterfaceOnly, isProjectConfigPath, isToolingPath, isVendoredPath } from '../../server/src/index/languages';
+import { isCatalogPath, isDeclarationPath, isExceptionFile, isInterfaceOnly, isProjectConfigPath, isToolingPath, isVendoredPath } from '../../server/src/index/languages';
 import { realCore, rankedFiles } from '../helpers/core';
 
 describe('declarations, translation catalogs, project settings and vendored code', function () {
@@ -51,6 +51,15 @@ describe('declarations, translation catalogs, project settings and vendored code
       assert.ok(!typesOnly([retryOptions, value]), value);
     }
     assert.ok(!typesOnly(['export const api = ky.create();\n']), 'no types at all');
+  });
+
+  it('knows a file named for the exception class it declares, and a Python module of exceptions', () => {
+    const one = [{ text: 'class CommandNotFoundException extends \\InvalidArgumentException {}' }];
+    for (const p of ['Exception/CommandNotFoundException.php', 'source/errors/HTTPError.ts', 'src/Polly.Core/Timeout/TimeoutRejectedException.cs', 'src/requests/exceptions.py', 'lib/rack/QueryParserError.rb'])
+      assert.ok(isExceptionFile(p, one), p);
+    for (const p of ['Application.php', 'src/error-handler.js', 'lib/errors.ts', 'src/flask/app.py', 'src/ErrorBoundary.tsx', 'src/Error.ts', 'src/handleError.ts'])
+      assert.ok(!isExceptionFile(p, one), p);
+    assert.ok(!isExceptionFile('src/ValidationError.ts', [...one, ...one, ...one, ...one]), 'a long file does more than declare it');
   });
 
   it('knows translation catalogs by their paths', () => {
@@ -316,6 +325,39 @@ describe('declarations, translation catalogs, project settings and vendored code
         weighedDown(engine, files, {
           question: 'How does the select box fetch its options as the user types?', neutral: { vendoredFactor: 1 }, onWords: /vendor\//, first: 'admin/widgets.py',
           about: 'Which version of the vendored select2 library fetches the options?', aboutFirst: /vendor\//,
+        });
+      });
+    });
+
+    it('the code comes before an exception class whose name says the question\'s words, unless the question is about errors (symfony\'s CommandNotFoundException)', async () => {
+      const { dir: repo, write } = cores.repo('repo-exceptions');
+      write('Application.php', [
+        '<?php',
+        'class Application',
+        '{',
+        '    /** Finds a command by name. */',
+        '    public function find(string $name): Command',
+        '    {',
+        '        return $this->commands[$name] ?? $this->findAlternatives($name);',
+        '    }',
+        '}',
+        '',
+      ].join('\n'));
+      // The exception's name and message say "command", "found" and "name" more often than the code does.
+      write('Exception/CommandNotFoundException.php', [
+        '<?php',
+        '/** Represents an incorrect command name typed in the console: the command was not found by that name. */',
+        'class CommandNotFoundException extends \\InvalidArgumentException',
+        '{',
+        '    /** @param string[] $alternatives Commands with a name like the one given. */',
+        '    public function __construct(string $message, private array $alternatives = []) { parent::__construct($message); }',
+        '}',
+        '',
+      ].join('\n'));
+      await inCore(repo, (engine, files) => {
+        weighedDown(engine, files, {
+          question: 'How does a command get found by its name?', neutral: { exceptionFactor: 1 }, onWords: 'Exception/CommandNotFoundException.php', first: 'Application.php',
+          about: 'What is thrown when a command is not found by its name?', aboutFirst: 'Exception/CommandNotFoundException.php',
         });
       });
     });

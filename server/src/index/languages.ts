@@ -92,6 +92,17 @@ export function declaratorName(text: string): string {
   return text.replace(/<[^<>()]*>(?=::)/g, '').split(/\s+/).at(-1)!;
 }
 
+const EXCEPTION_FILE = /(?:^|\/)(?:[A-Z][A-Za-z0-9]*(?:Exception|Error)\.(?:php|java|cs|kt|ts|js|mjs|py|rb|swift|scala|dart)|exceptions\.py)$/;
+
+/**
+ * A file named for the exception class it declares (symfony's `CommandNotFoundException.php`, ky's
+ * `HTTPError.ts`, Polly's `TimeoutRejectedException.cs`) or a Python module of exceptions: its name
+ * repeats a question's words ("found", "timeout") where nothing but the failure is declared.
+ */
+export function isExceptionFile(relPath: string, chunks: readonly { text: string }[]): boolean {
+  return EXCEPTION_FILE.test(relPath.replace(/\\/g, '/')) && chunks.length <= 3;
+}
+
 /** Source code (as opposed to prose, data or config): what "where is this implemented" is about. */
 export function isCode(lang: LanguageInfo): boolean {
   return !!lang.grammar || ['vue', 'svelte', 'kotlin', 'swift', 'scala', 'lua', 'shell', 'sql'].includes(lang.id);
