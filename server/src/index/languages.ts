@@ -274,8 +274,18 @@ const EXAMPLE_PATH = /(^|\/)_?(examples?|samples?|demos?|benchmarks?|benches|ben
 
 /** Examples, benchmarks and code inside documentation: illustrations of the code, not the code. */
 export function isExamplePath(relPath: string): boolean {
-  return EXAMPLE_PATH.test(relPath.replace(/\\/g, '/'));
+  const p = relPath.replace(/\\/g, '/');
+  const root = JVM_SOURCE_ROOT.exec(p);
+  if (!root) return EXAMPLE_PATH.test(p);
+  // Under a JVM source root the folders are a package's name: `com/example/demo` (Spring
+  // Initializr's) and `org/springframework/samples/petclinic` hold a project's own code. A package
+  // of examples is the file's own (`org/jsoup/examples/ListLinks.java`).
+  const end = root.index + root[0].length;
+  return EXAMPLE_PATH.test(p.slice(0, end)) || EXAMPLE_CLASS.test(p) || /^(examples|samples|benchmarks?)$/.test(p.slice(end).split('/').at(-2) ?? '');
 }
+
+const JVM_SOURCE_ROOT = /(^|\/)src\/[A-Za-z]+\/(?:java|kotlin|scala|groovy)\//;
+const EXAMPLE_CLASS = /[a-z]Benchmarks?\.(java|kt|cs|scala)$/;
 
 const ABOUT_EXAMPLES = /\b(examples?|samples?|demos?|benchmarks?|docs? snippets?)\b/i;
 
