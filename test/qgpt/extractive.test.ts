@@ -664,6 +664,27 @@ describe('extractive answerer: the order of the places', () => {
     assert.match(leadSentence(citedPlaces(query, rankPlaces(query, [factory]))), /^`__init__` in .* defines it/, 'one file defines it: that is the one meant');
   });
 
+  it('quotes the code that says the question\'s words, not the imports that name them (Django REST framework views)', () => {
+    const views = { ...passage(0, 'conduit/apps/profiles/views.py', [
+      'from rest_framework.exceptions import NotFound',
+      'from rest_framework.response import Response',
+      'from .renderers import ProfileJSONRenderer',
+      '', '',
+      'class ProfileRetrieveAPIView(RetrieveAPIView):',
+      '    permission_classes = (AllowAny,)',
+      '    queryset = Profile.objects.select_related("user")',
+      '    serializer_class = ProfileSerializer',
+      '', '    def retrieve(self, request, username):',
+      '        try:',
+      '            profile = self.queryset.get(user__username=username)',
+      '        except Profile.DoesNotExist:',
+      '            raise NotFound("A profile with this username does not exist.")',
+      '        return Response(serializer.data, renderer=ProfileJSONRenderer())',
+    ].join('\n')), language: 'python', symbol: 'ProfileRetrieveAPIView, retrieve', retrieval: 1 };
+    const [m] = rankPlaces('how are exceptions turned into JSON responses?', [views]);
+    assert.ok(!m!.quote.some((l) => /^\s*from\s/.test(l)), m!.quote.join('\n'));
+  });
+
   it('"who uses the Binder interface?": a struct field of that type uses it; a line break is never inside a definition\'s head', () => {
     const query = 'who uses the Binder interface?';
     assert.equal(callSiteSymbol(query), 'Binder');

@@ -449,6 +449,9 @@ function signatureName(lines: string[], i: number): string | undefined {
   return undefined;
 }
 
+/** An import or include line, in the languages the index reads. */
+const IMPORT_LINE = /^\s*(?:import\s|from\s+[\w.]+\s+import\s|#\s*include\b|using\s+(?:static\s+)?[\w.]+\s*;|use\s+[\w\\:{}, ]+;|require(?:_relative)?[\s(]|(?:const|let|var)\s+[\w{}\s,]+=\s*require\()/;
+
 /** A Python protocol's name, bare: `__init__`, `__repr__`. */
 const DUNDER = /^__\w+__$/;
 
@@ -501,6 +504,8 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
         else if (definesCalled(line)) s -= 4;
         else if (callRe.test(withoutTrailingComment(line))) s += 6;
       }
+      // An import names what the code below uses: the words of its names are no place to quote.
+      if (IMPORT_LINE.test(line)) s *= 0.25;
       if (defs.some((re) => re.test(line)) || (goesOn && i === 0)) s += 4;
       if (returns && RETURN_LINE.test(line)) s += 8;
       return s;
