@@ -12,6 +12,7 @@ import { SymbolIndex, symbolTargets } from '../../server/src/index/symbols';
 import { literalsOf, parseQuery, agentVerbs, versionedNames } from '../../server/src/index/query';
 import { SearchEngine } from '../../server/src/index/searchEngine';
 import { queryTerms } from '../../server/src/qgpt/terms';
+import { terms } from '../../server/src/index/tokens';
 import { acronymPhrases, irregularVerbs, phrasalVerbs, specialMethods } from '../../server/src/index/acronyms';
 import { asksAboutTests, callSiteSymbol } from '../../server/src/qgpt/intent';
 import { isTestPath, isExamplePath } from '../../server/src/index/languages';
@@ -87,6 +88,16 @@ describe('question: what a question asks', () => {
     add('mkdocs/structure/files.py', 'class File:\n    """A file in the site, and where it goes in the site dir."""\n    def url(self):\n        return self.dest_uri\n');
     assert.equal(e.search('How is the site built?').hits[0]!.chunk.rel, 'mkdocs/commands/build.py');
     assert.equal(queryTerms('How is the site built?').weights.get('build'), 0.5, 'the answer reads it too');
+  });
+
+  it('a verb that frameworks spell otherwise also searches the others at half weight ("deleted": Rails\' `destroy`, a list\'s `remove`)', () => {
+    const weightOf = (q: string, w: string) => parseQuery(q).terms.find((t) => t.term === terms(w)[0])?.weight;
+    assert.equal(weightOf('how are comments deleted?', 'destroy'), weightOf('how are comments deleted?', 'remove'));
+    assert.ok(weightOf('how are comments deleted?', 'destroy')! < weightOf('how are comments deleted?', 'comments')!);
+    assert.ok(weightOf('where is the item removed from the cache?', 'delete'));
+    assert.equal(weightOf('how is a user created?', 'destroy'), undefined);
+    // The answer reads them as the search does: Rails' `def destroy` says the question's words.
+    assert.ok(queryTerms('how are comments deleted?').weights.get('destroy')! > 0);
   });
 
   it('a Rust macro named in prose ("the json! macro") or in backticks (`json!`) is the name `json`; an exclamation is no name', () => {

@@ -5,6 +5,9 @@
  * would match too much: "both a direct" → `bad`). Also Python's special methods described in
  * words, and phrasal verbs written as one word (below).
  */
+
+import { stem } from './tokens';
+
 const PHRASES: [RegExp, string][] = [
   [/\bhot[\s-]+module[\s-]+replacement\b/i, 'hmr'],
   [/\bserver[\s-]+side[\s-]+render(?:ing|ed)?\b/i, 'ssr'],
@@ -144,6 +147,20 @@ export function irregularVerbs(text: string): string[] {
   for (const m of text.matchAll(/\b[a-z]+\b/gi)) {
     const base = IRREGULAR.get(m[0].toLowerCase());
     if (base) out.add(base);
+  }
+  return [...out];
+}
+
+/** Verbs that code spells one way or another by framework: Rails destroys what Django deletes and a list removes. */
+const SYNONYMS: readonly (readonly string[])[] = [['delete', 'destroy', 'remove']];
+
+/** The other verbs of the same meaning as a text's, by stem ("deleted" → destroy, remove), once each. */
+export function synonymsOf(text: string): string[] {
+  const stems = new Set((text.toLowerCase().match(/[a-z]+/g) ?? []).map(stem));
+  const out = new Set<string>();
+  for (const group of SYNONYMS) {
+    const said = group.filter((g) => stems.has(stem(g)));
+    if (said.length) for (const g of group) if (!said.includes(g)) out.add(g);
   }
   return [...out];
 }

@@ -1,7 +1,7 @@
 import { terms, pathTerms, splitIdentifier, stem, isStopWord } from './tokens';
 import type { QueryTerm } from './bm25';
 import { analyzeQuestion, withoutTestDomain, type QuestionInfo } from './question';
-import { acronymPhrases, irregularVerbs, phrasalVerbs, specialMethods } from './acronyms';
+import { acronymPhrases, irregularVerbs, phrasalVerbs, specialMethods, synonymsOf } from './acronyms';
 
 /** A question, commit message or issue text turned into weighted search terms and path hints. */
 export interface ParsedQuery {
@@ -65,6 +65,8 @@ export function parseQuery(text: string): ParsedQuery {
   // "How is the site built?" is `build` in the code, which the stemmer does not make of "built":
   // at half weight (at 1, qa dev MRR 0.913 → 0.895).
   add(irregularVerbs(text).flatMap((w) => terms(w)), 0.5);
+  // "How are comments deleted?" is Rails' `destroy`, a collection's `remove`: the others at half weight.
+  add(synonymsOf(text).flatMap((w) => terms(w)), 0.5);
   // "HTTP/2", "UTF-8", "SHA-256" are `http2`, `utf8`, `sha256` in the code, which the words
   // alone ("http", "utf") do not tell apart from every other version.
   add(versionedNames(text).map((v) => '=' + v.name), 1);

@@ -1,7 +1,7 @@
 import { stemmer } from 'stemmer';
 import { analyzeQuestion, isFramingWord, particularNames } from '../index/question';
 import { splitIdentifier as identifierParts } from '../index/tokens';
-import { irregularVerbs, phrasalVerbs } from '../index/acronyms';
+import { irregularVerbs, phrasalVerbs, synonymsOf } from '../index/acronyms';
 import { versionedNames } from '../index/query';
 
 /**
@@ -132,6 +132,8 @@ export function queryTerms(query: string): QueryTerms {
   for (const w of phrasalVerbs(query)) add(w, 0.5);
   // "Built" is `build`, "sent" `send`, as the search reads them.
   for (const w of irregularVerbs(query)) add(w, 0.5);
+  // "Deleted" is Rails' `destroy` too, as the search reads it.
+  for (const w of synonymsOf(query)) add(w, 0.5);
   // "HTTP/2" is `http2` in the code, as the search reads it.
   for (const v of versionedNames(query)) add(v.name, 1, v.written);
   // Names the question's grammar makes of plain words, as the search reads them: "the Base class",
