@@ -124,6 +124,22 @@ describe('index: tokens, chunks and the walk', () => {
     assert.ok(inDoc[first.text.split('\n').findIndex((l) => l.includes('@pre_load'))], 'the example is inside the docstring');
   });
 
+  it('chunks a Vue component\'s script by the JavaScript (or TypeScript) grammar, its template in line windows', async () => {
+    const template = ['<template>', ...Array.from({ length: 70 }, (_, i) => `  <p class="row">{{ article.title }} ${i}</p>`), '</template>', ''];
+    const script = ['<script lang="ts">', 'export default {', '  name: "ArticleEdit",', '  methods: {', '    onPublish(slug: string) {', '      return this.$store.dispatch("publish", slug);', '    },', '  },', '};', '</script>', '', '<style>', 'p { margin: 0; }', '</style>'];
+    const src = [...template, ...script].join('\n');
+    const chunks = await chunkText(src, languageOf('ArticleEdit.vue')!);
+    const lines = src.split('\n');
+    const publish = lines.findIndex((l) => l.includes('onPublish(')) + 1;
+    const holder = chunks.find((c) => c.startLine <= publish && publish <= c.endLine)!;
+    assert.match(holder.symbol ?? '', /onPublish/, chunks.map((c) => `${c.startLine}-${c.endLine} ${c.symbol}`).join(' | '));
+    assert.equal(holder.text, lines.slice(holder.startLine - 1, holder.endLine).join('\n'), 'the chunk holds the file\'s own lines');
+    // Every line is in one chunk, in order.
+    assert.equal(chunks[0]!.startLine, 1);
+    for (let i = 1; i < chunks.length; i++) assert.equal(chunks[i]!.startLine, chunks[i - 1]!.endLine + 1);
+    assert.equal(chunks.at(-1)!.endLine, lines.length);
+  });
+
   it('names a C function after its export macro by its own name, its head line in its own chunk (cJSON\'s `CJSON_PUBLIC(void) cJSON_Delete(…)`)', async () => {
     const body = (name: string) => `CJSON_PUBLIC(void) ${name}(cJSON *item)\n{\n${Array.from({ length: 40 }, (_, i) => `    step_${i}(item);`).join('\n')}\n}\n`;
     const src = `/* Supply malloc, realloc and free functions to cJSON */\n${body('cJSON_InitHooks')}\n/* Delete a cJSON structure. */\n${body('cJSON_Delete')}\nstatic void * CJSON_CDECL internal_malloc(size_t size)\n{\n    return malloc(size);\n}\n`;

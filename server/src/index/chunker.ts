@@ -170,7 +170,20 @@ const WRAPPER = /^(preproc_(?:if|ifdef|else|elif|elifdef)|linkage_specification|
 
 function isWrapper(n: TSNode, parent: TSNode): boolean {
   // `extern "C"`'s braces (a C# or Rust body is a `declaration_list` too, and a level).
-  return WRAPPER.test(n.type) || (n.type === 'declaration_list' && parent.type === 'linkage_specification');
+  if (WRAPPER.test(n.type) || (n.type === 'declaration_list' && parent.type === 'linkage_specification')) return true;
+  // A Vue component's options (`export default { methods: { onPublish() {…} } }`): its methods are its definitions.
+  if (n.type === 'object') return isComponentOptions(n) || (parent.type === 'pair' && !!parent.parent && isComponentOptions(parent.parent));
+  return n.type === 'pair' && isComponentOptions(parent);
+}
+
+const COMPONENT_CALL = /^(?:defineComponent|Vue\.extend|Vue\.component)$/;
+
+/** The object a module exports by default, or gives `defineComponent(…)`: a Vue component's options. */
+function isComponentOptions(n: TSNode): boolean {
+  const p = n.parent;
+  if (n.type !== 'object' || !p) return false;
+  if (p.type === 'export_statement') return true;
+  return p.type === 'arguments' && COMPONENT_CALL.test(p.parent?.childForFieldName('function')?.text ?? '');
 }
 
 const FUNCTION_LIKE = /function|method|arrow_function|constructor|lambda|closure/;
@@ -387,6 +400,7 @@ export type TreeVisitor = (root: TSNode, lines: string[]) => void;
 export async function chunkText(text: string, lang: LanguageInfo, visit?: TreeVisitor): Promise<Chunk[]> {
   const lines = text.split(/\r?\n/);
   if (lang.markdown) return markdownSections(lines);
+  if (SINGLE_FILE_COMPONENT.has(lang.id)) return componentChunks(lines);
   if (!lang.grammar || text.length > MAX_PARSE_BYTES) return lineWindows(lines);
   const chunks = await withTree(text, lang, (root) => {
     visit?.(root, lines);
@@ -395,6 +409,29 @@ export async function chunkText(text: string, lang: LanguageInfo, visit?: TreeVi
     return mergePieces(pieces, lines);
   });
   return chunks ?? lineWindows(lines);
+}
+
+const SINGLE_FILE_COMPONENT = new Set(['vue', 'svelte']);
+const SCRIPT_OPEN = /^\s*<script\b([^>]*)>\s*$/i;
+const SCRIPT_CLOSE = /^\s*<\/script>\s*$/i;
+
+/**
+ * A Vue or Svelte component: its `<script>` block chunked by the JavaScript or TypeScript grammar
+ * (the realworld app's `ArticleEdit.vue` was two line windows named nothing), the template and
+ * styles around it in line windows. The definitions of the block are not read into the symbol index.
+ */
+async function componentChunks(lines: string[]): Promise<Chunk[]> {
+  const open = lines.findIndex((l) => SCRIPT_OPEN.test(l));
+  const close = open < 0 ? -1 : lines.findIndex((l, i) => i > open && SCRIPT_CLOSE.test(l));
+  if (open < 0 || close < 0 || close === open + 1) return lineWindows(lines);
+  const ts = /\blang\s*=\s*["']ts["']/.test(SCRIPT_OPEN.exec(lines[open]!)![1]!);
+  const script: LanguageInfo = ts ? { id: 'typescript', ext: 'ts', grammar: 'tree-sitter-typescript.wasm' } : { id: 'javascript', ext: 'js', grammar: 'tree-sitter-javascript.wasm' };
+  const shifted = (chunks: Chunk[], by: number) => chunks.map((c) => ({ ...c, startLine: c.startLine + by, endLine: c.endLine + by }));
+  return [
+    ...lineWindows(lines.slice(0, open + 1)),
+    ...shifted(await chunkText(lines.slice(open + 1, close).join('\n'), script), open + 1),
+    ...shifted(lineWindows(lines.slice(close)), close),
+  ];
 }
 
 /** Parses without chunking (the symbol index rebuilt from stored chunks at start). */

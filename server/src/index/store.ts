@@ -53,7 +53,8 @@ export function tableKey(prefix: string, s: string): string {
  * file-scoped namespace names no chunk; 4: C's export macros (`CJSON_PUBLIC(void) f(…)`) name no
  * chunk and stay on their definition's line, C's include guards, `extern "C"` and `#if` are no level
  * of nesting, Rust's `macro_rules!` names a chunk, `impl … for &'a mut T` is `T`, and a long string (a
- * docstring) is cut into line windows from its first line.
+ * docstring) is cut into line windows from its first line; a Vue or Svelte component's `<script>` is
+ * chunked by its grammar.
  */
 export const CHUNKS_FORMAT = 4;
 
