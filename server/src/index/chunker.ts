@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import MarkdownIt from 'markdown-it';
 import type { Language as TSLanguage, Node as TSNode, Parser as TSParser } from 'web-tree-sitter';
-import { declaratorName, implTypeName, type LanguageInfo } from './languages';
+import { declaratorName, implTypeName, languageOfExt, type LanguageInfo } from './languages';
 
 /** One piece of a file: what is searched, embedded and returned as a snippet. */
 export interface Chunk {
@@ -425,7 +425,7 @@ async function componentChunks(lines: string[]): Promise<Chunk[]> {
   const close = open < 0 ? -1 : lines.findIndex((l, i) => i > open && SCRIPT_CLOSE.test(l));
   if (open < 0 || close < 0 || close === open + 1) return lineWindows(lines);
   const ts = /\blang\s*=\s*["']ts["']/.test(SCRIPT_OPEN.exec(lines[open]!)![1]!);
-  const script: LanguageInfo = ts ? { id: 'typescript', ext: 'ts', grammar: 'tree-sitter-typescript.wasm' } : { id: 'javascript', ext: 'js', grammar: 'tree-sitter-javascript.wasm' };
+  const script = languageOfExt(ts ? 'ts' : 'js');
   const shifted = (chunks: Chunk[], by: number) => chunks.map((c) => ({ ...c, startLine: c.startLine + by, endLine: c.endLine + by }));
   return [
     ...lineWindows(lines.slice(0, open + 1)),

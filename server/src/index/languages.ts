@@ -270,13 +270,13 @@ export function isToolingPath(relPath: string): boolean {
   return TOOLING_PATH.test(relPath.replace(/\\/g, '/'));
 }
 
-const EXAMPLE_PATH = /(^|\/)_?(examples?|samples?|demos?|benchmarks?|benches|bench|asv_bench)\/|(^|\/)(?:prisma|db|database)\/(?:seeds?\.[a-z]+$|seed(?:s|ers)?\/)|\.bench\.[a-z]+$|[a-z]Benchmarks?\.(java|kt|cs|scala)$|(^|\/)docs?\/(.*\/)?[^/]+\.(py|pyi|[cm]?[jt]sx?|go|rs|java|rb|php|cs)$/i;
+const EXAMPLE_PATH = /(^|\/)_?(examples?|samples?|demos?|benchmarks?|benches|bench|asv_bench)\/|(^|\/)(?:prisma|db|database)\/(?:seeds?\.[a-z]+$|seed(?:s|ers)?\/)|\.bench\.[a-z]+$|(^|\/)docs?\/(.*\/)?[^/]+\.(py|pyi|[cm]?[jt]sx?|go|rs|java|rb|php|cs)$/i;
 
 /** Examples, benchmarks, code inside documentation and a database's seed data (`prisma/seed.ts`, `db/seeds.rb`): illustrations of the code, not the code. */
 export function isExamplePath(relPath: string): boolean {
   const p = relPath.replace(/\\/g, '/');
   const root = JVM_SOURCE_ROOT.exec(p);
-  if (!root) return EXAMPLE_PATH.test(p);
+  if (!root) return EXAMPLE_PATH.test(p) || EXAMPLE_CLASS.test(p);
   // Under a JVM source root the folders are a package's name: `com/example/demo` (Spring
   // Initializr's) and `org/springframework/samples/petclinic` hold a project's own code. A package
   // of examples is the file's own (`org/jsoup/examples/ListLinks.java`).
@@ -285,6 +285,7 @@ export function isExamplePath(relPath: string): boolean {
 }
 
 const JVM_SOURCE_ROOT = /(^|\/)src\/[A-Za-z]+\/(?:java|kotlin|scala|groovy)\//;
+/** A benchmark class by its name (gson's `ParseBenchmark.java`), wherever it is. */
 const EXAMPLE_CLASS = /[a-z]Benchmarks?\.(java|kt|cs|scala)$/;
 
 const ABOUT_EXAMPLES = /\b(examples?|samples?|demos?|benchmarks?|docs? snippets?)\b/i;

@@ -1236,9 +1236,9 @@ const VENDORED = 256;
 const INTERFACE = 512;
 /** The maintainers' scripts at the top of the repository (languages.ts `isToolingPath`). */
 const TOOLING = 1024;
-/** A file named for the one exception class it declares. */
+/** A file named for the exception class it declares, or a Python module of exceptions (languages.ts `isExceptionFile`). */
 const EXCEPTION = 2048;
-const ABOUT_ERRORS = /\b(errors?|exceptions?|throws?|thrown|threw|raises?|raised|rais|fail\w*|invalid|rejects?|rejected|rejections?|panics?|abort\w*|warn\w*|not found|missing)\b|[a-z](?:Error|Exception|Exceptions)\b/i;
+const ABOUT_ERRORS = /\b(errors?|exceptions?|throws?|thrown|threw|raises?|raised|fail\w*|invalid|rejects?|rejected|rejections?|panics?|abort\w*|warn\w*|not found|missing)\b|[a-z](?:Error|Exception|Exceptions)\b/i;
 /**
  * Kinds of file that repeat the code's words without being where anything happens, each weighed
  * down by its factor unless the text is about that kind (RankParams has the measurements).
