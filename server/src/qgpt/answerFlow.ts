@@ -11,7 +11,7 @@ import { gitRoot, personsFor, type PersonsResult, type Target } from './persons'
 import { peopleAnswer } from './peopleAnswer';
 import { leafName, queryTerms } from './terms';
 import { ownerAndMember, receiverNamedAfter } from '../index/symbols';
-import { answerOrder, COMMENT, definitionLine, TYPE_ARGS } from './extractive';
+import { answerOrder, callPattern, COMMENT, definitionLine } from './extractive';
 import { asksAboutExamples, docstringLines, languageOf, withoutTrailingComment } from '../index/languages';
 import { toAskcodeError } from '../core/errors';
 
@@ -103,7 +103,7 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
   // Called, or else passed as a value (`[a, b]`, `f(a)`), not a type in an annotation (`Iterator[Rule]`,
   // `r: Rule)`): a call first (`getattr(self.response, …)` passes an attribute named like the method).
   // A generic call too: C#'s and Java's `new RetryStrategyOptions<int>()`, TypeScript's `f<T>(…)`.
-  const direct = new RegExp(`(?:\\.|\\b)${leaf}\\s*${TYPE_ARGS}\\(`);
+  const direct = callPattern(symbol);
   const call = new RegExp(`${direct.source}|(?<![[:]\\s*)\\b${leaf}\\b(?=\\s*[,)\\]])|@${leaf}\\b`);
   const defines = definitionLine(symbol);
   // Neither a comment, its definition line nor an import or export list (`export { a, b, }`, `from m import (a, b)`) calls it.

@@ -240,13 +240,13 @@ export const COMMENT = /^\s*(?:#|\/\/|\/\*|\*)/;
 /** A line that belongs to the definition after it: a decorator, an annotation, a comment, a blank. */
 const LEAD_IN = /^\s*(?:@|#|\/\/|\/\*|\*|$)/;
 
-/** A call of `symbol` (`name(` or `.name(`, by its last part). */
-function callPattern(symbol: string): RegExp {
+/** A call of `symbol` (`name(` or `.name(`, by its last part), maybe generic (`new RetryStrategyOptions<int>()`). */
+export function callPattern(symbol: string): RegExp {
   return new RegExp(`(?:\\.|\\b)${escapeRe(leafName(symbol))}\\s*${TYPE_ARGS}\\(`);
 }
 
 /** A call's type arguments, maybe none (`new RetryStrategyOptions<int>()`, `f<Map<K, V>>(…)`), before its `(`. */
-export const TYPE_ARGS = String.raw`(?:<[^()<>]*(?:<[^()<>]*>[^()<>]*)*>\s*)?`;
+const TYPE_ARGS = String.raw`(?:<[^()<>]*(?:<[^()<>]*>[^()<>]*)*>\s*)?`;
 
 const ASSIGNMENT = /^\s*(?:(?:const|let|var)\s+)?[\w$.]+\s*(?::[^=]+)?=(?![=>])(.*)$/;
 
