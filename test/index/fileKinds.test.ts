@@ -71,11 +71,11 @@ describe('declarations, translation catalogs, project settings and vendored code
 
   it('knows a project\'s build and tool settings by their paths', () => {
     for (const p of ['tsconfig.json', 'perf-measures/tsconfig.build.json', 'package.json', 'pyproject.toml', 'uv.lock', '.github/workflows/ci.yml', 'vitest.config.ts', 'setup.cfg',
-      'packages/solid-query/vite.config.ts', 'packages/react-router/tsdown.config.ts', 'examples/app/next.config.js', 'webpack.config.cjs', 'integration/playwright.config.ts',
+      'packages/solid-query/vite.config.ts', 'packages/react-router/tsdown.config.ts', 'examples/app/next.config.js', 'webpack.config.cjs', 'integration/playwright.config.ts', 'karma.conf.cjs', 'test/wdio.conf.js', 'Gruntfile.js', 'gulpfile.mjs',
       'go.mod', 'go.sum', 'axum-core/Cargo.toml', '.golangci.yaml', '.github/stale.yml', 'requirements-dev.txt', 'docs/requirements.txt', 'Gemfile', 'pom.xml', 'gson/src/main/java/module-info.java', 'src/Serilog/Serilog.csproj', 'Serilog.sln', 'Directory.Build.props',
       'LICENSE', 'LICENSE.md', 'CONTRIBUTING.md', 'MAINTAINERS.md', 'SECURITY.md', '.github/CODEOWNERS', 'AUTHORS.rst'])
       assert.ok(isProjectConfigPath(p), p);
-    for (const p of ['src/package.ts', 'src/config.ts', 'src/flask/config.py', 'docs/config.rst', 'src/json/tsconfig.ts', 'src/node/config.ts', 'src/configs.config/index.ts', 'src/cargo.rs', 'pkg/go/mod.go', 'src/requirements.py', '.github/ISSUE_TEMPLATE/bug.md', 'src/werkzeug/security.py', 'src/license.ts', 'docs/contributing/index.md']) assert.ok(!isProjectConfigPath(p), p);
+    for (const p of ['src/package.ts', 'src/config.ts', 'src/flask/config.py', 'docs/config.rst', 'src/json/tsconfig.ts', 'src/node/config.ts', 'src/configs.config/index.ts', 'src/cargo.rs', 'pkg/go/mod.go', 'src/requirements.py', '.github/ISSUE_TEMPLATE/bug.md', 'src/werkzeug/security.py', 'src/license.ts', 'docs/contributing/index.md', 'lib/conf.js', 'src/server.conf.py']) assert.ok(!isProjectConfigPath(p), p);
   });
 
   it('knows vendored code by its paths', () => {

@@ -81,15 +81,19 @@ describe('index: special files never stall the index', function () {
     fs.writeFileSync(path.join(src, 'theme.js'), Array.from({ length: 30 }, (_, i) => `var t${i}=function(e){return e.replace(/a/g,"b")};`.repeat(11)).join('\n'));
     fs.writeFileSync(path.join(src, 'huge.py'), '# big\n'.repeat(300_000));
     fs.writeFileSync(path.join(src, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    // A bundle built from the sources, its source map beside it (axios' `dist/`).
+    fs.mkdirSync(path.join(repo, 'dist'));
+    fs.writeFileSync(path.join(repo, 'dist', 'app.js'), 'function dessert_menu() {\n  return "built";\n}\n');
+    fs.writeFileSync(path.join(repo, 'dist', 'app.js.map'), '{"version":3}');
     fs.writeFileSync(path.join(root, 'elsewhere.py'), 'def elsewhere():\n    return 0\n');
     fs.symlinkSync(path.join(root, 'elsewhere.py'), path.join(src, 'link_out.py'));
     execFileSync('mkfifo', [path.join(src, 'pipe.py')]);
-    const want = { binary: 2, minified: 2, too_large: 1, encoding: 1, outside: 1, special: 1 };
+    const want = { binary: 2, minified: 2, built: 1, too_large: 1, encoding: 1, outside: 1, special: 1 };
 
     w = await startWorker({ folders: [repo], dataDir: path.join(root, 'data'), autoIndex: true, env: noModels });
     const status = await ready(w);
     assert.deepEqual(status.skipped, want);
-    // Candidates of the walk: the 8 regular files not excluded by extension, size or place (4 of them then skipped on reading).
+    // Candidates of the walk: the 8 regular files not excluded by extension, size, place or a source map (4 of them then skipped on reading).
     assert.equal(status.filesTotal, 8);
     const seeds = async (q: string) => (await w!.request(QgptRelevance, { query: q, options: { database: true } })).relevant.iterable;
     const fr = (await seeds('dessert_menu')).find((s) => s.path?.endsWith('menu_fr.py'));
@@ -100,6 +104,15 @@ describe('index: special files never stall the index', function () {
       for (const s of await seeds(q)) assert.ok(!s.seed?.asset?.format?.fragment?.string?.raw?.includes('\ufffd'), `no U+FFFD stored (${s.path})`);
     }
     assert.ok(!(await seeds('garbled')).some((s) => s.path?.endsWith('garbled.py')), 'an undecodable file is not indexed');
+    assert.ok(!(await seeds('dessert_menu')).some((s) => s.path?.endsWith('app.js')), 'a built bundle is not indexed');
+    // Nor when one file's event names it.
+    const built = path.join(repo, 'dist', 'app.js');
+    fs.writeFileSync(built, 'function quokka_built() {\n  return 1;\n}\n');
+    await w.notify(WorkspaceFileEvents, { events: [{ type: 'changed', path: built }] });
+    fs.writeFileSync(path.join(src, 'other.py'), 'def quokka_source():\n    return 2\n');
+    await w.notify(WorkspaceFileEvents, { events: [{ type: 'changed', path: path.join(src, 'other.py') }] });
+    await waitFor(async () => ((await finds(w!, 'quokka_source')) ? true : undefined), 'the edit after the bundle event to be indexed', 20_000);
+    assert.ok(!(await finds(w, 'quokka_built')), 'a built bundle named by a file event is not indexed');
     const read = await w.request(CodeRead, { path: path.join(src, 'menu_fr.py') });
     assert.match(read.text, /crème brûlée/);
     await w.stop();
@@ -109,6 +122,6 @@ describe('index: special files never stall the index', function () {
     const out = execFileSync(process.execPath, [path.join(__dirname, '..', '..', 'dist', 'cli.js'), 'index', repo, '--no-embed', '--data-dir', path.join(root, 'cli-data')], {
       env: { ...process.env, ...noModels }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
     });
-    assert.match(out, /8 skipped \((?=.*2 binary)(?=.*2 minified)(?=.*1 too large)(?=.*1 encoding)(?=.*1 outside)(?=.*1 special)[^)]*\)/, out);
+    assert.match(out, /9 skipped \((?=.*2 binary)(?=.*2 minified)(?=.*1 built)(?=.*1 too large)(?=.*1 encoding)(?=.*1 outside)(?=.*1 special)[^)]*\)/, out);
   });
 });

@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { walk, skippedByName, unindexableReason, DEFAULT_MAX_FILE_SIZE } from '../../server/src/index/walker';
+import { walk, skippedByName, unindexableReason, hasSourceMap, DEFAULT_MAX_FILE_SIZE } from '../../server/src/index/walker';
 
 function tree(files: Record<string, string | Buffer>): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'askcode-walk-'));
@@ -50,6 +50,31 @@ describe('index/walker', () => {
     const a = found.find((f) => f.rel === 'a.py')!;
     assert.equal(a.abs, path.join(root, 'a.py'));
     assert.equal(a.size, 6);
+  });
+
+  it('a bundle with its source map beside it is built, not indexed; the sources it was built from are', async () => {
+    // axios commits `dist/axios.js` and `dist/axios.js.map` beside `lib/`: readable bundles, each function again.
+    const bundle = '// Lib v1.0\n(function () {\n  function settle(resolve, reject, response) {\n    resolve(response);\n  }\n})();\n';
+    const root = make({
+      'lib/core/settle.js': 'export default function settle(resolve, reject, response) {\n  resolve(response);\n}\n',
+      'dist/lib.js': bundle,
+      'dist/lib.js.map': '{"version":3}',
+      'dist/node/lib.cjs': bundle,
+      'dist/node/lib.cjs.map': '{"version":3}',
+      'dist/types.d.ts': 'export declare function settle(): void;\n',
+      'docs/theme.css': 'body { color: red; }\n',
+      'docs/theme.css.map': '{"version":3}',
+      'src/app.js': 'console.log(1);\n',
+      'src/app.json.map': '{}',
+    });
+    const skipped: [string, string][] = [];
+    const found = (await walk(root, { maxFileSize: DEFAULT_MAX_FILE_SIZE, onSkip: (rel, reason) => skipped.push([rel, reason]) })).map((f) => f.rel).sort();
+    assert.deepEqual(found, ['dist/types.d.ts', 'lib/core/settle.js', 'src/app.js']);
+    assert.deepEqual(skipped.sort(), [['dist/lib.js', 'built'], ['dist/node/lib.cjs', 'built'], ['docs/theme.css', 'built']]);
+    // One file's event asks the disk the same.
+    assert.equal(await hasSourceMap(path.join(root, 'dist', 'lib.js')), true);
+    assert.equal(await hasSourceMap(path.join(root, 'src', 'app.js')), false);
+    assert.equal(await hasSourceMap(path.join(root, 'dist', 'lib.js.map')), false);
   });
 
   it('lock files, minified bundles and binaries are not text worth indexing', () => {

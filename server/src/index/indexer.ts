@@ -7,7 +7,7 @@ import type { ChunkRow } from './store';
 import { chunkText } from './chunker';
 import { extractDefinitions, type FileSymbol } from './symbols';
 import { languageOf, isCode } from './languages';
-import { walk, unindexableReason, skippedByName } from './walker';
+import { walk, unindexableReason, skippedByName, hasSourceMap } from './walker';
 import { decodeText } from './decode';
 import { walkSettings, type IndexContext } from './context';
 import { chunkId, recordOf, type Catalog, type Root } from './catalog';
@@ -310,6 +310,10 @@ export class Indexer {
       await this.applyEvent({ type: 'deleted', path: abs });
       if (st.size > maxFileSize) skips.note(root.folder, rel, 'too_large');
       return;
+    }
+    if (await hasSourceMap(abs)) {
+      await this.applyEvent({ type: 'deleted', path: abs });
+      return skips.note(root.folder, rel, 'built');
     }
     const rows = await this.chunkFile(root, abs, rel, Math.floor(st.mtimeMs), st.size);
     await store!.replacePaths(table, [rel], rows);

@@ -8,6 +8,7 @@ const WHY: Record<SkipReason, string> = {
   too_large: 'larger than askcode.maxFileSize',
   binary: 'binary',
   minified: 'minified or one very long line',
+  built: 'built from the project\'s sources (its source map is beside it)',
   encoding: 'neither UTF-8 nor readable latin-1 / Shift-JIS text',
 };
 

@@ -82,10 +82,11 @@ export async function walk(root: string, opts: WalkOptions): Promise<WalkedFile[
   const skip = (abs: string, reason: SkipReason, detail?: string) => opts.onSkip?.(relOf(abs), reason, detail);
   const links: { abs: string; name: string; levels: Level[] }[] = [];
 
-  const addFile = async (abs: string, name: string, real: string, levels: Level[]): Promise<void> => {
+  const addFile = async (abs: string, name: string, real: string, levels: Level[], siblings?: Set<string>): Promise<void> => {
     const rel = relOf(abs);
     if (GENERATED.test(rel) || ignoredBy(levels, abs, false)) return;
     if (BINARY_EXT.has(path.extname(name).slice(1).toLowerCase())) return skip(abs, 'binary');
+    if (siblings ? isBuilt(name, siblings) : await hasSourceMap(abs)) return skip(abs, 'built');
     let st;
     try {
       st = await fs.stat(real);
@@ -118,6 +119,7 @@ export async function walk(root: string, opts: WalkOptions): Promise<WalkedFile[
       return skip(dir, 'unreadable');
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+    const names = new Set(entries.map((e) => e.name));
     for (const e of entries) {
       const abs = path.join(dir, e.name);
       if (!(e.isSymbolicLink() || e.isDirectory() || e.isFile() || e.isFIFO() || e.isSocket() || e.isBlockDevice() || e.isCharacterDevice())) {
@@ -133,7 +135,7 @@ export async function walk(root: string, opts: WalkOptions): Promise<WalkedFile[
       else if (e.isDirectory()) {
         if (ALWAYS_SKIP.includes(e.name) || ignoredBy(here, abs, true)) continue;
         await visit(abs, here);
-      } else if (e.isFile()) await addFile(abs, e.name, path.join(real, e.name), here);
+      } else if (e.isFile()) await addFile(abs, e.name, path.join(real, e.name), here, names);
       else if (!ignoredBy(here, abs, false)) skip(abs, 'special');
     }
   };
@@ -168,6 +170,25 @@ export async function walk(root: string, opts: WalkOptions): Promise<WalkedFile[
     } else if (!ignoredBy(levels, abs, false)) skip(abs, 'special');
   }
   return out;
+}
+
+/**
+ * A script or style sheet with its source map beside it (`dist/axios.js` and `dist/axios.js.map`)
+ * was built from sources the folder holds too: axios' committed bundles repeated each function of
+ * `lib/` four times, and led "how does axios pick the adapter?" with `dist/node/axios.cjs`.
+ */
+function isBuilt(name: string, siblings: Set<string>): boolean {
+  return MINIFIABLE.test(name) && siblings.has(`${name}.map`);
+}
+
+/** {@link isBuilt} for one file, its folder unread (a single file event). */
+export async function hasSourceMap(abs: string): Promise<boolean> {
+  if (!MINIFIABLE.test(abs)) return false;
+  try {
+    return (await fs.stat(`${abs}.map`)).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** A path that a walk of `root` would skip by name alone (used for single file events). */

@@ -22,7 +22,7 @@ export interface IndexProgress {
 }
 
 /** Why a file was not indexed: see `server/src/core/safePath.ts`. */
-export type SkipReason = 'outside' | 'special' | 'unreadable' | 'too_large' | 'binary' | 'minified' | 'encoding';
+export type SkipReason = 'outside' | 'special' | 'unreadable' | 'too_large' | 'binary' | 'minified' | 'built' | 'encoding';
 
 export interface WorkspaceFoldersParams { folders: string[] }
 
