@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { terms, splitIdentifier, pathTerms } from '../../server/src/index/tokens';
+import { terms, splitIdentifier, pathTerms, noValueTerms } from '../../server/src/index/tokens';
 import { chunkText, MAX_LINES } from '../../server/src/index/chunker';
 import { languageOf, isTestPath, docstringLines } from '../../server/src/index/languages';
 import { walk } from '../../server/src/index/walker';
@@ -33,6 +33,21 @@ describe('index: tokens, chunks and the walk', () => {
     for (const part of ['user', 'name', 'fetch', 'row', 'client', 'http']) assert.ok(t.includes(part), `has ${part}: ${t.join(' ')}`);
     assert.ok(!t.includes('the'));
     assert.ok(pathTerms('src/helper/accepts/accepts.ts').includes('accept'));
+  });
+
+  it('keeps the words a question asks about: `undefined`, `None` and `null` spelled as anything but code\'s literal', () => {
+    // Code's literals are no words; any other spelling is, and a question's words are.
+    assert.deepEqual(terms('if value is None or other === undefined or rest == null'), terms('if value is or other === or rest =='));
+    assert.ok(terms('class StrictUndefined(Undefined):').includes('undefin'));
+    assert.ok(terms('def is_none(value):').includes('none'));
+    assert.deepEqual(noValueTerms('what happens when a variable is undefined, or returns None?'), [...terms('Undefined'), ...terms('NONE')]);
+    assert.deepEqual(noValueTerms('the Undefined class'), [], 'a word the terms keep is not added again');
+    const e = new SearchEngine();
+    const add = (rel: string, text: string) =>
+      e.setFile(rel, rel, [{ id: rel, file: rel, rel, startLine: 1, endLine: 3, text, hash: rel, language: 'python', ext: 'py', code: true }]);
+    add('src/runtime.py', 'class Undefined:\n    """The default undefined type: printing it gives an empty string."""\n    def __str__(self):\n        return ""\n');
+    add('src/meta.py', 'def find_variables(ast):\n    """Returns the set of all names in the AST."""\n    return set()\n');
+    assert.equal(e.search('what happens when a variable is undefined?').hits[0]?.chunk.rel, 'src/runtime.py');
   });
 
   it('finds a folder or file named for an agent by its verb ("routing" → router/, "handle" → handler.ts)', () => {

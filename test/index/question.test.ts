@@ -128,6 +128,9 @@ describe('question: what a question asks', () => {
   it('adds the one-word names of phrasal verbs ("set up" → setup, "torn down" → teardown, "looked up" → lookup and find)', () => {
     assert.deepEqual(phrasalVerbs('Where are the handlers looked up, once the app is set up and before it is torn down?'), ['lookup', 'find', 'setup', 'teardown']);
     assert.deepEqual(phrasalVerbs('a setup step, the lookup table, set the value up front'), [], 'written as one word already, or apart by other words');
+    assert.deepEqual(phrasalVerbs('What happens when a request times out, and what does it fall back to?'), ['timeout', 'fallback']);
+    assert.deepEqual(phrasalVerbs('Where are users signed in after they sign up, and is the migration rolled back?'), ['rollback', 'signin', 'login', 'signup', 'register']);
+    assert.deepEqual(phrasalVerbs('the timeout is out of time; fallback values; a sign of input'), []);
     assert.ok(parseQuery('how do I clean up after a request?').terms.some((t) => t.term === 'cleanup' && t.weight < 1), 'at less weight than the words themselves');
   });
 

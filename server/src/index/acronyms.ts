@@ -114,6 +114,12 @@ const PHRASAL: [RegExp, string[]][] = [
   [/\blog(?:s|ged|ging)?[\s-]+in\b/i, ['login']],
   [/\blog(?:s|ged|ging)?[\s-]+out\b/i, ['logout']],
   [/\bplug(?:s|ged|ging)?[\s-]+in\b/i, ['plugin']],
+  // "What happens when a request times out?" is RestSharp's `Timeout`, faraday's `timeout`.
+  [/\btim(?:e|es|ed|ing)[\s-]+out\b/i, ['timeout']],
+  [/\bfall(?:s|ing)?[\s-]+back\b|\bfell[\s-]+back\b/i, ['fallback']],
+  [/\broll(?:s|ed|ing)?[\s-]+back\b/i, ['rollback']],
+  [/\bsign(?:s|ed|ing)?[\s-]+in\b/i, ['signin', 'login']],
+  [/\bsign(?:s|ed|ing)?[\s-]+up\b/i, ['signup', 'register']],
 ];
 
 /** The one-word names of the phrasal verbs a text uses. */

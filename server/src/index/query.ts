@@ -1,4 +1,4 @@
-import { terms, pathTerms, splitIdentifier, stem, isStopWord } from './tokens';
+import { terms, pathTerms, splitIdentifier, stem, isStopWord, noValueTerms } from './tokens';
 import type { QueryTerm } from './bm25';
 import { analyzeQuestion, withoutTestDomain, type QuestionInfo } from './question';
 import { acronymPhrases, irregularVerbs, phrasalVerbs, specialMethods, synonymsOf } from './acronyms';
@@ -101,6 +101,9 @@ export function parseQuery(text: string): ParsedQuery {
   const question = analyzeQuestion(text);
   // "The deep copying hook" is `__deepcopy__`: a question in words names Python's special methods so.
   if (question.natural) add(specialMethods(text).flatMap((name) => terms(name)), 1);
+  // "What happens when a variable is undefined?" asks of jinja's `Undefined`, not the literal. A
+  // commit's "create null object" means the literal (hono's `Object.create(null)`): no word.
+  if (question.natural) add(noValueTerms(text), 1);
   // Repeats count, but with diminishing returns (a traceback repeats one word twenty times).
   const list: QueryTerm[] = [...weights].map(([term, w]) => ({ term, weight: (1 + Math.log(w)) * (question.framing.get(term) ?? 1) }));
   return {

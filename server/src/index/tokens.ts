@@ -18,7 +18,21 @@ const STOP = new Set(
 );
 
 /** Words that carry structure in code but no meaning for search. */
-const CODE_NOISE = new Set(['const', 'var', 'return', 'self', 'this', 'true', 'false', 'null', 'none', 'undefined', 'def', 'fn', 'func']);
+const CODE_NOISE = new Set(['const', 'var', 'return', 'self', 'this', 'true', 'false', 'def', 'fn', 'func']);
+
+/**
+ * "No value" as code spells the literal (`None`, `null`, `NULL`, `undefined`): everywhere in code,
+ * so no word. Any other spelling is one: jinja's class `Undefined`, `StrictUndefined`, `is_none`,
+ * and a question's "undefined" ({@link noValueTerms}). Dropping every spelling, as before, left
+ * "what happens when a variable is undefined?" with no word for jinja's `Undefined`; keeping the
+ * literals too moved two SWE-QA dev questions down a place (their files' lengths changed).
+ */
+const NO_VALUE_LITERAL = new Set(['None', 'null', 'NULL', 'undefined']);
+
+/** The terms of a question's words for "no value" spelled as code's literal ("… is undefined?", "returns None"), which {@link terms} leaves out. */
+export function noValueTerms(text: string): string[] {
+  return [...text.matchAll(WORD)].filter((m) => NO_VALUE_LITERAL.has(m[0])).map((m) => stem(m[0].toLowerCase()));
+}
 
 const WORD = /[A-Za-z_$][A-Za-z0-9_$]*|[0-9]+[A-Za-z_][A-Za-z0-9_]*/g;
 const MAX_TERM = 40;
@@ -78,6 +92,7 @@ const wordCache = new Map<string, string[]>();
 
 function wordTerms(word: string): string[] {
   const out: string[] = [];
+  if (NO_VALUE_LITERAL.has(word)) return out;
   const parts = splitIdentifier(word);
   if (parts.length > 1) {
     const whole = word.toLowerCase().replace(/^[_$]+|[_$]+$/g, '');
