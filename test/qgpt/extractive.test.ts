@@ -453,6 +453,83 @@ describe('extractive answerer: the order of the places', () => {
     assert.equal(ps[order[0]!]!.path, 'src/flask/ctx.py', order.map((i) => ps[i]!.symbol).join(' | '));
   });
 
+  it('quotes the definition named by the question\'s words ("… accepted?" → `def accept(`), not a message further on that says them more often', () => {
+    const text = [
+      '    async def accept(',
+      '        self,',
+      '        subprotocol: str | None = None,',
+      '        headers: Iterable[tuple[bytes, bytes]] | None = None,',
+      '    ) -> None:',
+      '        headers = headers or []',
+      '',
+      '        if self.client_state == WebSocketState.CONNECTING:  # pragma: no branch',
+      "            # If we haven't yet seen the 'connect' message, then wait for it first.",
+      '            await self.receive()',
+      '        await self.send({"type": "websocket.accept", "subprotocol": subprotocol, "headers": headers})',
+      '',
+      '    def _raise_on_disconnect(self, message: Message) -> None:',
+      '        if message["type"] == "websocket.disconnect":',
+      '            raise WebSocketDisconnect(message["code"], message.get("reason"))',
+      '',
+      '    async def receive_text(self) -> str:',
+      '        if self.application_state != WebSocketState.CONNECTED:',
+      '            raise RuntimeError(\'WebSocket is not connected. Need to call "accept" first.\')',
+      '        message = await self.receive()',
+      '        self._raise_on_disconnect(message)',
+      '        return cast(str, message["text"])',
+      '',
+      '    async def receive_bytes(self) -> bytes:',
+      '        if self.application_state != WebSocketState.CONNECTED:',
+      '            raise RuntimeError(\'WebSocket is not connected. Need to call "accept" first.\')',
+      '        message = await self.receive()',
+    ].join('\n');
+    const p: Passage = { ...passage(0, 'starlette/websockets.py', text), language: 'python', symbol: 'WebSocket › accept, _raise_on_disconnect, receive_text', startLine: 100 };
+    const [m] = rankPlaces('how are websocket connections accepted?', [p]);
+    assert.match(m!.quote[0]!, /async def accept\(/, m!.quote.join('\n'));
+    assert.equal(quotedSymbol(m!), 'WebSocket.accept');
+    // A name only partly the question's counts for the part: "disconnected" finds `_raise_on_disconnect`'s lines.
+    const [d] = rankPlaces('what is raised when the websocket is disconnected?', [p]);
+    assert.ok(d!.quote.some((l) => /websocket\.disconnect/.test(l)), d!.quote.join('\n'));
+  });
+
+  it('a status code the question names ("… a 404?") is a word to quote by, more particular than the words around it; an issue\'s number is none', () => {
+    const text = [
+      'class RaiseError < Middleware',
+      '  ClientErrorStatuses = (400...500)',
+      '  ServerErrorStatuses = (500...600)',
+      '  ClientErrorStatusesWithCustomExceptions = {',
+      '    400 => Faraday::BadRequestError,',
+      '    401 => Faraday::UnauthorizedError,',
+      '    404 => Faraday::ResourceNotFound,',
+      '    409 => Faraday::ConflictError',
+      '  }.freeze',
+      '',
+      '  def on_complete(env)',
+      '    case env[:status]',
+      '    when *ClientErrorStatusesWithCustomExceptions.keys',
+      '      raise ClientErrorStatusesWithCustomExceptions[env[:status]], response_values(env)',
+      '    when ClientErrorStatuses',
+      '      raise Faraday::ClientError, response_values(env)',
+      '    when ServerErrorStatuses',
+      '      raise Faraday::ServerError, response_values(env)',
+      '    end',
+      '  end',
+      '',
+      '  # Returns a hash of response data with the following keys:',
+      '  def response_values(env)',
+    ].join('\n');
+    const p: Passage = { ...passage(0, 'lib/faraday/response/raise_error.rb', text), language: 'ruby', symbol: 'Faraday › Response › RaiseError' };
+    const [m] = rankPlaces('what happens when the server returns a 404?', [p]);
+    assert.ok(m!.quote.some((l) => /404 => Faraday::ResourceNotFound/.test(l)), m!.quote.join('\n'));
+    assert.deepEqual(queryTerms('what happens on a 404 or a 5000?').codes, ['404', '5000']);
+    assert.deepEqual(queryTerms('revert #404 from 1.404, id 123456').codes, []);
+    // The code chooses no place: a type whose doc comment says 404 is no answer to where the 404 is made (hono).
+    const typeDoc: Passage = { ...passage(1, 'src/types.ts', '/**\n * interface NotFoundResponse extends Response, TypedResponse<string, 404>\n */\nexport type HandlerResponse<O> = Response | TypedResponse<O>\n'), retrieval: 0.5 };
+    const handler: Passage = { ...passage(2, 'src/hono-base.ts', '#dispatch(request: Request): Response | Promise<Response> {\n  const matchResult = this.router.match(method, path)\n  return this.#notFoundHandler(c)\n}\n'), retrieval: 0.9 };
+    const ranked = rankPlaces('where is the 404 response produced?', [typeDoc, handler]);
+    assert.equal(ranked[0]!.passage.path, 'src/hono-base.ts', ranked.map((r) => `${r.passage.path} ${r.score}`).join(' | '));
+  });
+
   it("a definition's name counts when it spells two of the question's words or more, by word or stem", () => {
     const cover = (q: string, symbol: string) => {
       const t = queryTerms(q);

@@ -1,6 +1,6 @@
 import type { QGPTQuestionAnswer } from '../protocol/wire';
 import { type Passage, placeOf } from './seeds';
-import { queryTerms, textTerms, termCredit, stemKey, leafName, type QueryTerms } from './terms';
+import { queryTerms, textTerms, termCredit, stemKey, leafName, splitIdentifier, type QueryTerms } from './terms';
 import { asksAboutTests, callSiteSymbol, isTestPassage, testNamedAfter } from './intent';
 import { analyzeQuestion } from '../index/question';
 import { goesOnWith } from '../index/chunker';
@@ -331,6 +331,25 @@ const TYPED_LINE = new RegExp(
 );
 
 /** The name of the definition that line `i` starts, in any of the forms above (a signature may run on). */
+/**
+ * How much a defined name is the question's: the question's weight of each of the name's words, on
+ * average (`accept` for "… accepted?" 1; `_raise_on_disconnect` for "… disconnect?" a third), so a
+ * long name made of the question's words is not worth more than a short one.
+ */
+function namedByQuestion(q: QueryTerms, name: string | undefined): number {
+  if (!name) return 0;
+  const parts = splitIdentifier(name);
+  if (!parts.length) return 0;
+  let got = 0;
+  for (const part of parts) {
+    const terms = textTerms(part);
+    let w = 0;
+    for (const [t, tw] of q.weights) if (termCredit(t, terms) > 0) w = Math.max(w, tw);
+    got += w;
+  }
+  return got / parts.length;
+}
+
 function definedAt(lines: string[], i: number): string | undefined {
   const l = lines[i]!;
   return DEFINITION_LINE.exec(l)?.[1] ?? METHOD_LINE.exec(l)?.[1] ?? TYPED_LINE.exec(l)?.[1] ?? C_FUNCTION_LINE.exec(l)?.[1] ?? signatureName(lines, i);
@@ -486,6 +505,7 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
   const info = typeof query === 'string' ? analyzeQuestion(query) : undefined;
   const howTo = !!info?.howTo;
   const asksUse = !!callOf || info?.intent === 'usage';
+  const plainWords = !callRe && !returns && q.symbols.length === 0;
   const out: PlaceMatch[] = [];
   for (const [pi, p] of passages.entries()) {
     const lines = p.text.split(/\r?\n/);
@@ -493,10 +513,17 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
     // A piece that goes on with a definition asked about, from inside its docstring (the head a
     // chunk of its own), reads from its first line, as the head would.
     const goesOn = !asksUse && !returns && defined[pi]!.length > 0 && !defs.some((re) => lines.some((l) => re.test(l))) && !!docstringLines(p.text, p.path)[0];
+    let docs: boolean[] | undefined;
+    const documented = (i: number) =>
+      (i > 0 && (COMMENT.test(lines[i - 1]!) || /^\s*\*\/\s*$/.test(lines[i - 1]!))) ||
+      (docs ??= docstringLines(p.text, p.path)).slice(i + 1, i + 4).some(Boolean);
     const lineScores = lines.map((line, i) => {
       const terms = textTerms(line);
       let s = 0;
       for (const [t, w] of q.weights) s += w * termCredit(t, terms);
+      // A code is as particular as a name: at a word's weight, two lines that said "server" outbid
+      // faraday's `404 => Faraday::ResourceNotFound`.
+      for (const c of q.codes) if (terms.has(c)) s += 2;
       if (callRe && definesCalled) {
         // A docstring's or comment's example of the call (`response = client.send(request, ...)`
         // in `Client.request`'s docstring) is no call: its words count for little next to the call.
@@ -507,6 +534,12 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
       // An import names what the code below uses: the words of its names are no place to quote.
       if (IMPORT_LINE.test(line)) s *= 0.25;
       if (defs.some((re) => re.test(line)) || (goesOn && i === 0)) s += 4;
+      // A definition named by the question's words is the place to quote, more than a message that
+      // says them: starlette's `async def accept(` for "how are websocket connections accepted?",
+      // not `receive_text`'s 'WebSocket is not connected. Need to call "accept" first.'. A question
+      // that names code has its own place (above); a definition with a doc comment or docstring
+      // is quoted by what that says.
+      else if (plainWords && !documented(i)) s += 4 * namedByQuestion(q, definedAt(lines, i));
       if (returns && RETURN_LINE.test(line)) s += 8;
       return s;
     });

@@ -25,6 +25,12 @@ const KIND_WORDS = new Set(
 export interface QueryTerms {
   /** Distinct lower-case terms with their weight (identifiers and quoted names weigh more). */
   weights: Map<string, number>;
+  /**
+   * Status codes and the like the question names ("… a 404?"): lines that say them are the ones to
+   * quote, but they choose no place (hono's "where is the 404 response produced?" is no question of
+   * a type whose doc comment says 404).
+   */
+  codes: string[];
   /** The word as the question wrote it, for each key of `weights` (what the "why" line shows). */
   display: Map<string, string>;
   /**
@@ -33,6 +39,14 @@ export interface QueryTerms {
    */
   symbols: string[];
 }
+
+/**
+ * A number of three or four digits is a status or a code ("what happens on a 404?", `404 =>
+ * ResourceNotFound`): a word to quote by. Not an issue's number (`#313`) nor part of a version or
+ * a decimal (`1.404`). The search does not index numbers: as words there they moved commit
+ * messages' numbers onto other files (vite's "revert #313" body, pytest's) and found nothing new.
+ */
+const CODE_NUMBER = /(?<![#\w.$])[0-9]{3,4}(?!\w|\.\d)/g;
 
 const IDENT_RE = /[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*/g;
 
@@ -84,6 +98,7 @@ export function textTerms(text: string): Set<string> {
     for (const part of w.split('.')) if (part.length > 1) put(part.toLowerCase());
     for (const p of splitIdentifier(w)) put(p);
   }
+  for (const m of text.matchAll(CODE_NUMBER)) out.add(m[0]);
   return out;
 }
 
@@ -145,7 +160,9 @@ export function queryTerms(query: string): QueryTerms {
     // words (as a term it matched an instance's `router.navigate` in another file).
     if (!s.name.includes('.')) add(s.name.toLowerCase(), 3, s.name);
   }
-  return { weights, display, symbols };
+  // "What happens on a 404?": faraday's `404 => Faraday::ResourceNotFound`.
+  const codes = [...new Set([...query.matchAll(CODE_NUMBER)].map((m) => m[0]))];
+  return { weights, codes, display, symbols };
 }
 
 /** The last segment of a dotted name (`FixtureManager.getfixturedefs` → `getfixturedefs`). */
