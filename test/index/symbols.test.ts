@@ -9,7 +9,7 @@ import { SymbolsFind, SymbolsReferences } from '../../server/src/protocol/symbol
 import { QgptRelevance } from '../../server/src/protocol/qgpt';
 import { analyzeQuestion } from '../../server/src/index/question';
 import { callSiteSymbol } from '../../server/src/qgpt/intent';
-import { leadSentence, rankPlaces } from '../../server/src/qgpt/extractive';
+import { leadSentence, quotedSymbol, rankPlaces } from '../../server/src/qgpt/extractive';
 import type { Passage } from '../../server/src/qgpt/seeds';
 import { chunkText, parseText } from '../../server/src/index/chunker';
 import { languageOf } from '../../server/src/index/languages';
@@ -116,6 +116,62 @@ describe('symbols: definitions from the parse', () => {
     const php = await defsOf('App.php', '<?php\nclass App\n{\n    public function run(): void\n    {\n    }\n}\n');
     assert.deepEqual(php.map((d) => `${d.kind} ${d.qualifiedName}`), ['class App', 'method App.run']);
   });
+  it('reads Kotlin and Swift definitions, by grammars of their own (javalin\'s .kt files had no names)', async () => {
+    const kt = await defsOf('Router.kt', [
+      'package io.javalin',
+      '',
+      '/** Routes requests. */',
+      'class Router(private val cfg: Config) : Base(), Handler {',
+      '  override fun match(path: String): Handler? {',
+      '    return handlers.find { it.matches(path) }',
+      '  }',
+      '  companion object {',
+      '    fun create(): Router = Router(Config())',
+      '  }',
+      '}',
+      '',
+      'object Util { fun helper() = 1 }',
+      'interface Handler { fun handle(ctx: Context) }',
+      'fun topLevel(x: Int): Int = x + 1',
+      '',
+    ].join('\n'));
+    assert.deepEqual(kt.map((d) => `${d.kind} ${d.qualifiedName} ${d.startLine}`), [
+      'class Router 4', 'method Router.match 5', 'method Router.create 9', 'class Util 13', 'method Util.helper 13', 'interface Handler 14', 'method Handler.handle 14', 'function topLevel 15',
+    ]);
+    assert.deepEqual(kt[0]!.bases, ['Base', 'Handler'], 'the primary constructor names no base');
+    const swift = await defsOf('Session.swift', [
+      'import Foundation',
+      '',
+      'open class Session: BaseSession {',
+      '    public func request(_ url: URL) -> DataRequest {',
+      '        return DataRequest(url)',
+      '    }',
+      '}',
+      '',
+      'protocol RequestInterceptor {',
+      '    func adapt(_ request: URLRequest) -> URLRequest',
+      '}',
+      'func topLevel() {}',
+      '',
+    ].join('\n'));
+    assert.deepEqual(swift.map((d) => `${d.kind} ${d.qualifiedName} ${d.startLine}`), [
+      'class Session 3', 'method Session.request 4', 'interface RequestInterceptor 9', 'method RequestInterceptor.adapt 10', 'function topLevel 12',
+    ]);
+    const chunks = await chunkText('class Router {\n  fun match(path: String) = path\n}\n', languageOf('Router.kt'));
+    assert.equal(chunks[0]!.symbol, 'Router, match');
+    // A definition's line reads as one in the answer too: the quote inside `fun match(` is `Router.match`'s.
+    const text = ['class Router(private val cfg: Config) {', '  val routes = mutableListOf<Route>()', '  val names = mutableMapOf<String, Route>()', '', '  fun register(route: Route) {', '    routes.add(route)', '    names[route.name] = route', '  }', '', '  fun match(path: String): Handler? {', '    val found = routes.firstOrNull { it.matches(path) }', '    return found?.handler', '  }', '}'].join('\n');
+    const [whole] = await chunkText(text, languageOf('Router.kt'));
+    assert.equal(whole!.symbol, 'Router, register, match');
+    const p: Passage = { index: 0, path: 'src/main/kotlin/Router.kt', startLine: 1, language: 'kotlin', entry: {}, symbol: 'Router › register, match', text };
+    const [m] = rankPlaces('how are routes matched to a handler?', [p]);
+    assert.equal(quotedSymbol(m!), 'Router.match', m!.quote.join('\n'));
+    // A quote stops where the next definition starts, modifiers and all (`override fun`, `public func`).
+    const [added] = rankPlaces('how is a route registered?', [{ ...p, text: text.replace('  fun match(', '  override fun match(') }]);
+    assert.ok(added!.quote.some((l) => l.includes('names[route.name] = route')), added!.quote.join('\n'));
+    assert.ok(!added!.quote.some((l) => l.includes('fun match(')), added!.quote.join('\n'));
+  });
+
 });
 
 describe('symbols: what a class inherits', () => {
@@ -460,6 +516,38 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     assert.equal((await w.request(SymbolsFind, { name: 'TrieRouter', kind: 'function' })).definitions.length, 0);
     assert.equal((await w.request(SymbolsFind, { name: 'trierouter' })).definitions[0]?.name, 'TrieRouter', 'case-insensitive last');
     assert.equal((await w.request(SymbolsFind, { name: 'inner_local_nowhere' })).definitions.length, 0);
+  });
+
+  it('finds Kotlin and Swift definitions in the real worker, by the grammars it loads for them', async () => {
+    fs.mkdirSync(path.join(repo, 'src', 'main', 'kotlin'), { recursive: true });
+    fs.writeFileSync(path.join(repo, 'src', 'main', 'kotlin', 'ExceptionMapper.kt'), [
+      'package io.javalin.router',
+      '',
+      'class ExceptionMapper(private val cfg: RouterConfig) {',
+      '  fun handle(exception: Exception, ctx: Context) {',
+      '    val handler = findByClass(exception.javaClass)',
+      '    handler?.handle(exception, ctx) ?: uncaughtException(ctx, exception)',
+      '  }',
+      '}',
+      '',
+    ].join('\n'));
+    fs.mkdirSync(path.join(repo, 'Source'), { recursive: true });
+    fs.writeFileSync(path.join(repo, 'Source', 'Session.swift'), [
+      'import Foundation',
+      '',
+      'open class Session {',
+      '    public func request(_ url: URL) -> DataRequest {',
+      '        return DataRequest(url)',
+      '    }',
+      '}',
+      '',
+    ].join('\n'));
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    await ready(w);
+    const { definitions: kt } = await w.request(SymbolsFind, { name: 'ExceptionMapper.handle' });
+    assert.deepEqual(kt.map((d) => [d.relativePath, d.qualifiedName, d.kind, d.startLine, d.language]), [['src/main/kotlin/ExceptionMapper.kt', 'ExceptionMapper.handle', 'method', 4, 'kotlin']]);
+    const { definitions: swift } = await w.request(SymbolsFind, { name: 'Session.request' });
+    assert.deepEqual(swift.map((d) => [d.relativePath, d.qualifiedName, d.kind, d.startLine]), [['Source/Session.swift', 'Session.request', 'method', 4]]);
   });
 
   it('a qualified name finds the method a class inherits from a mixin named after it, or a module\'s definition; callers in code come before examples and tests', async () => {

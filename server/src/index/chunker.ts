@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import MarkdownIt from 'markdown-it';
 import type { Language as TSLanguage, Node as TSNode, Parser as TSParser } from 'web-tree-sitter';
-import { declaratorName, implTypeName, languageOfExt, type LanguageInfo } from './languages';
+import { declaratorName, implTypeName, languageOfExt, unfieldedName, type LanguageInfo } from './languages';
 
 /** One piece of a file: what is searched, embedded and returned as a snippet. */
 export interface Chunk {
@@ -62,6 +62,13 @@ function grammarDir(): string {
   return path.join(path.dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm');
 }
 
+/** A grammar file by its name in `@vscode/tree-sitter-wasm`, or by `package/path` in another package. */
+function grammarPath(file: string): string {
+  const slash = file.indexOf('/');
+  if (slash < 0) return path.join(grammarDir(), file);
+  return path.join(path.dirname(require.resolve(`${file.slice(0, slash)}/package.json`)), file.slice(slash + 1));
+}
+
 async function loadTs(): Promise<TS> {
   tsModule ??= (async () => {
     const ts = (await import('web-tree-sitter')) as TS;
@@ -77,7 +84,7 @@ async function grammar(file: string): Promise<TSLanguage | null> {
     p = (async () => {
       try {
         const ts = await loadTs();
-        return await ts.Language.load(path.join(grammarDir(), file));
+        return await ts.Language.load(grammarPath(file));
       } catch {
         return null;
       }
@@ -87,7 +94,7 @@ async function grammar(file: string): Promise<TSLanguage | null> {
   return p;
 }
 
-const DEF = /function|method|class|interface|struct|enum|impl|trait|module|namespace|type_alias|constructor|decorated_definition|lexical_declaration|variable_declaration|type_declaration|object_declaration|export_statement|arrow_function|macro_definition/;
+const DEF = /function|method|class|interface|struct|enum|impl|trait|module|namespace|type_alias|constructor|decorated_definition|lexical_declaration|variable_declaration|type_declaration|object_declaration|export_statement|arrow_function|macro_definition|protocol_declaration|init_declaration/;
 
 /**
  * A declared name as a chunk's name list can hold it: not a destructuring pattern (`{ green, red }`,
@@ -118,7 +125,7 @@ function isMacroPrefix(n: TSNode): boolean {
 function defName(n: TSNode): string | undefined {
   // C#'s `namespace Polly;` holds nothing: a chunk of its usings and a class's doc comment is not `Polly`.
   if (!DEF.test(n.type) || n.type === 'file_scoped_namespace_declaration' || isExportMacro(n)) return undefined;
-  const name = n.childForFieldName('name');
+  const name = n.childForFieldName('name') ?? unfieldedName(n);
   if (name) return nameLike(name.text);
   if (n.type === 'decorated_definition' || n.type === 'export_statement') {
     const inner = n.childForFieldName('definition') ?? n.childForFieldName('declaration') ?? n.namedChildren.find((c) => c && DEF.test(c.type));

@@ -1,11 +1,15 @@
 import * as path from 'node:path';
+import type { Node as TSNode } from 'web-tree-sitter';
 
 /** A language askcode knows by file extension, and the prebuilt grammar (if any) that parses it. */
 export interface LanguageInfo {
   /** Short id, also used as the fragment's `metadata.ext` (ClassificationSpecificEnum codes). */
   id: string;
   ext: string;
-  /** File name in `@vscode/tree-sitter-wasm/wasm/`; absent → line windows (or headings). */
+  /**
+   * File name in `@vscode/tree-sitter-wasm/wasm/`, or `package/file` for a grammar another package
+   * holds (Kotlin's and Swift's, in `tree-sitter-wasms/out/`); absent → line windows (or headings).
+   */
   grammar?: string;
   markdown?: boolean;
 }
@@ -53,8 +57,9 @@ const BY_EXT: Record<string, LanguageInfo> = {
   '.less': G('less', 'less'),
   '.sh': G('shell', 'sh'),
   '.bash': G('shell', 'sh'),
-  '.kt': G('kotlin', 'kt'),
-  '.swift': G('swift', 'swift'),
+  '.kt': G('kotlin', 'kt', 'tree-sitter-wasms/out/tree-sitter-kotlin.wasm'),
+  '.kts': G('kotlin', 'kt', 'tree-sitter-wasms/out/tree-sitter-kotlin.wasm'),
+  '.swift': G('swift', 'swift', 'tree-sitter-wasms/out/tree-sitter-swift.wasm'),
   '.scala': G('scala', 'scala'),
   '.lua': G('lua', 'lua'),
   '.sql': G('sql', 'sql'),
@@ -383,4 +388,15 @@ export function withoutTrailingComment(line: string): string {
     else if (i > 0 && /\s/.test(line[i - 1]!) && ((ch === '/' && line[i + 1] === '/') || (ch === '#' && (i + 1 === line.length || line[i + 1] === ' ')))) return line.slice(0, i).trimEnd();
   }
   return line;
+}
+
+const UNFIELDED_DEFINITION = /^(class_declaration|object_declaration|function_declaration)$/;
+
+/**
+ * The name node of a definition whose grammar gives it no `name` field: Kotlin's, where a
+ * declaration's first identifier is its name (`class Router`, `object Util`, `fun String.trim`).
+ */
+export function unfieldedName(n: TSNode): TSNode | undefined {
+  if (!UNFIELDED_DEFINITION.test(n.type)) return undefined;
+  return n.namedChildren.find((c): c is TSNode => !!c && (c.type === 'type_identifier' || c.type === 'simple_identifier'));
 }

@@ -54,9 +54,9 @@ export function tableKey(prefix: string, s: string): string {
  * chunk and stay on their definition's line, C's include guards, `extern "C"` and `#if` are no level
  * of nesting, Rust's `macro_rules!` names a chunk, `impl … for &'a mut T` is `T`, and a long string (a
  * docstring) is cut into line windows from its first line; a Vue or Svelte component's `<script>` is
- * chunked by its grammar.
+ * chunked by its grammar; 5: Kotlin and Swift are chunked by grammars of their own, not in line windows.
  */
-export const CHUNKS_FORMAT = 4;
+export const CHUNKS_FORMAT = 5;
 
 function chunksName(folder: string, format: number): string {
   return tableKey('chunks', folder) + (format > 1 ? `_v${format}` : '');

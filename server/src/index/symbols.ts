@@ -1,6 +1,6 @@
 import type { Node as TSNode } from 'web-tree-sitter';
 import type { SymbolKind, SymbolDefinition, SymbolReference } from '../protocol/symbols';
-import { declaratorName, docstringLines, implTypeName, isExamplePath, isTestPath, withoutTrailingComment } from './languages';
+import { declaratorName, docstringLines, implTypeName, isExamplePath, isTestPath, unfieldedName, withoutTrailingComment } from './languages';
 import { isStopWord, terms, wordRuns } from './tokens';
 
 /**
@@ -35,25 +35,25 @@ const DECLARES_ONLY = new Set<SymbolKind>(['interface', 'type']);
 
 // ---- extraction ------------------------------------------------------------------------
 
-const CLASS = new Set(['class_definition', 'class_declaration', 'class', 'abstract_class_declaration', 'class_specifier', 'struct_specifier', 'struct_item', 'record_declaration', 'union_item']);
+const CLASS = new Set(['class_definition', 'class_declaration', 'object_declaration', 'class', 'abstract_class_declaration', 'class_specifier', 'struct_specifier', 'struct_item', 'record_declaration', 'union_item']);
 const INTERFACE = new Set(['interface_declaration', 'trait_item', 'protocol_declaration']);
 const TYPE = new Set(['type_alias_declaration', 'type_item']);
 const ENUM = new Set(['enum_declaration', 'enum_item', 'enum_specifier']);
 // Rust's `macro_rules! json { … }` is called as a function is (`json!(…)`).
 const FUNCTION = new Set(['function_definition', 'function_declaration', 'generator_function_declaration', 'function_item', 'function_signature_item', 'macro_definition']);
 // `method` and `singleton_method` (`def self.x`) are Ruby's, as are `class` above and `body_statement` below.
-const METHOD = new Set(['method_definition', 'method_declaration', 'constructor_declaration', 'method_signature', 'abstract_method_signature', 'method', 'singleton_method']);
+const METHOD = new Set(['method_definition', 'method_declaration', 'constructor_declaration', 'method_signature', 'abstract_method_signature', 'method', 'singleton_method', 'protocol_function_declaration', 'init_declaration']);
 const MODULE = new Set(['internal_module', 'module', 'mod_item', 'namespace_definition', 'namespace_declaration']);
 /**
  * Nodes walked into for definitions. Only these: a function's insides are its locals, and
  * expressions (data tables, call arguments) hold none worth the walk.
  */
-const CONTAINER = /^(export_statement|decorated_definition|block|body_statement|singleton_class|class_body|interface_body|object_type|declaration_list|field_declaration_list|statement_block|if_statement|else_clause|elif_clause|try_statement|except_clause|finally_clause|with_statement|ambient_declaration|type_declaration|const_declaration|preproc_\w+|linkage_specification|template_declaration|namespace_body|program|source_file|translation_unit|compilation_unit)$/;
+const CONTAINER = /^(export_statement|decorated_definition|block|body_statement|singleton_class|class_body|interface_body|protocol_body|enum_class_body|companion_object|object_type|declaration_list|field_declaration_list|statement_block|if_statement|else_clause|elif_clause|try_statement|except_clause|finally_clause|with_statement|ambient_declaration|type_declaration|const_declaration|preproc_\w+|linkage_specification|template_declaration|namespace_body|program|source_file|translation_unit|compilation_unit)$/;
 const UPPER_CONST = /^_?[A-Z][A-Z0-9_]*$/;
 const MAX_NAME = 100;
 
 function nameOf(n: TSNode): string | undefined {
-  const nm = n.childForFieldName('name');
+  const nm = n.childForFieldName('name') ?? unfieldedName(n);
   if (nm && nm.text.length <= MAX_NAME) return nm.text;
   // C/C++: the name sits inside nested declarators (`static int *parse(...)`).
   let d = n.childForFieldName('declarator');
@@ -75,14 +75,15 @@ const MAX_BASES = 12;
  * `::` name by its last part. A Go struct's embedded fields are its bases too (`*Router`).
  */
 function basesOf(n: TSNode): string[] | undefined {
-  const name = n.childForFieldName('name');
-  const body = n.childForFieldName('body');
+  const name = n.childForFieldName('name') ?? unfieldedName(n);
+  const body = n.childForFieldName('body') ?? n.namedChildren.find((c) => c?.type === 'class_body' || c?.type === 'enum_class_body');
   let head = '';
   let after = false;
   if (n.type !== 'type_spec') for (const c of n.children) {
     if (!c) continue;
     if (body && c.id === body.id) break;
-    if (after && !/^type_parameters?(?:_list)?$/.test(c.type)) head += ' ' + c.text;
+    // Kotlin's primary constructor (`class Router(private val cfg: Config) : Base()`) is no base.
+    if (after && !/^(?:type_parameters?(?:_list)?|primary_constructor)$/.test(c.type)) head += ' ' + c.text;
     if (name && c.id === name.id) after = true;
   }
   if (n.type === 'type_spec') {
@@ -196,6 +197,8 @@ export function extractDefinitions(root: TSNode, lines: string[]): FileSymbol[] 
     else if (MODULE.has(t)) kind = 'module';
     else if (METHOD.has(t)) kind = 'method';
     else if (FUNCTION.has(t)) kind = inClass ? 'method' : 'function';
+    // Kotlin's `interface Handler` is a class declaration with the keyword `interface`.
+    if (kind === 'class' && n.children.some((c) => c?.type === 'interface')) kind = 'interface';
     if (kind) {
       const name = nameOf(n);
       if (!name) return;

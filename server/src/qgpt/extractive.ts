@@ -31,7 +31,7 @@ export interface PlaceMatch {
   quote: string[];
 }
 
-const DEF_WORDS = '(?:def|function|class|interface|type|enum|struct|trait|const|let|var|fn|func|macro_rules!|async\\s+def|async\\s+function|export\\s+(?:default\\s+)?(?:async\\s+)?(?:function|class|const|interface|type))';
+const DEF_WORDS = '(?:def|function|class|interface|type|enum|struct|trait|const|let|var|fn|func|fun|protocol|macro_rules!|async\\s+def|async\\s+function|export\\s+(?:default\\s+)?(?:async\\s+)?(?:function|class|const|interface|type))';
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -310,8 +310,17 @@ function prototypeRe(symbol: string): RegExp {
 /** A doc comment that starts with the name it documents, CamelCase or with an inner capital or `_` (Go's convention). */
 const DOC_OF = /^\s*(?:\/\/|#|\/\*\*?|\*)\s*([A-Z][a-z0-9]+[A-Z]\w*|[a-z]+[A-Z_]\w*)\s+[a-z]/;
 
-/** A definition's first line and its name: Python, JS/TS, Go (methods too), Rust, Ruby (`def self.x`, `def route!`). */
-const DEFINITION_LINE = /^\s*(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:def|class|function|interface|struct|enum|trait|fn|type|macro_rules!|func(?:\s*\([^)]*\))?)\s+(?:self\.)?([A-Za-z_$][\w$]*[?!]?)/;
+/**
+ * Kotlin's and Swift's modifiers before `fun`, `func`, `object`, `protocol` (`override fun match(`,
+ * `public func request(`), keywords no other language the index reads has. Not before `class`: Java's
+ * and C#'s `public static class X` are read as their own languages' (TYPED_LINE leaves classes out).
+ */
+const KOTLIN_SWIFT_MODIFIERS = String.raw`(?:(?:public|private|internal|open|override|final|static|suspend|inline|data|sealed|abstract|enum|fileprivate|mutating|@\w+(?:\([^)]*\))?)\s+)*`;
+
+/** A definition's first line and its name: Python, JS/TS, Go (methods too), Rust, Ruby (`def self.x`, `def route!`), Kotlin, Swift. */
+const DEFINITION_LINE = new RegExp(
+  String.raw`^\s*(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:def|class|function|interface|struct|enum|trait|fn|type|macro_rules!|func(?:\s*\([^)]*\))?|${KOTLIN_SWIFT_MODIFIERS}(?:fun|func|object|protocol))\s+(?:self\.)?([A-Za-z_$][\w$]*[?!]?)`,
+);
 
 /**
  * A method declared by its name alone, as TypeScript interfaces and classes write them: a
@@ -330,7 +339,6 @@ const TYPED_LINE = new RegExp(
   String.raw`^\s*(?:${ANNOTATION})*${MODIFIER}(?:${MODIFIER}|${ANNOTATION})*(?!(?:class|interface|enum|struct|record|delegate|event)\b)[\w.<>\[\]?,]+\s+([A-Za-z_]\w*)\s*(?:<[^>]*>)?\s*\(`,
 );
 
-/** The name of the definition that line `i` starts, in any of the forms above (a signature may run on). */
 /**
  * How much a defined name is the question's: the question's weight of each of the name's words, on
  * average (`accept` for "… accepted?" 1; `_raise_on_disconnect` for "… disconnect?" a third), so a
@@ -350,6 +358,7 @@ function namedByQuestion(q: QueryTerms, name: string | undefined): number {
   return got / parts.length;
 }
 
+/** The name of the definition that line `i` starts, in any of the forms above (a signature may run on). */
 function definedAt(lines: string[], i: number): string | undefined {
   const l = lines[i]!;
   return DEFINITION_LINE.exec(l)?.[1] ?? METHOD_LINE.exec(l)?.[1] ?? TYPED_LINE.exec(l)?.[1] ?? C_FUNCTION_LINE.exec(l)?.[1] ?? signatureName(lines, i);
@@ -363,7 +372,9 @@ function definedAt(lines: string[], i: number): string | undefined {
 const C_FUNCTION_LINE = /^(?!(?:return|else|if|for|while|switch|case|goto|new|await|yield|typeof|throw|delete|sizeof)\b)(?:(?:static|inline|extern|const|volatile|unsigned|signed|struct|enum|union)\s+)*(?:[A-Z][A-Z0-9_]*\([^()\n]*\)|[A-Za-z_]\w*)(?:\s+(?:const\s+)?|\s*[*&]+\s*)+([A-Za-z_]\w*)\s*\([^;{}]*(?:\)\s*\{?|,)\s*$/;
 
 /** A line that starts a definition (or its decorator): Python, JS/TS, Go, Rust, Java-like classes. */
-const NEXT_DEFINITION = /^\s*(?:@\w|(?:async\s+)?def\s|(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s|(?:export\s+)?(?:default\s+)?(?:async\s+)?function\b|(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s|func\s)/;
+const NEXT_DEFINITION = new RegExp(
+  String.raw`^\s*(?:@\w|(?:async\s+)?def\s|(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s|(?:export\s+)?(?:default\s+)?(?:async\s+)?function\b|(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s|func\s|${KOTLIN_SWIFT_MODIFIERS}(?:fun|func)\s)`,
+);
 
 const indentOf = (l: string) => l.length - l.trimStart().length;
 
