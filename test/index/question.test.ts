@@ -90,7 +90,7 @@ describe('question: what a question asks', () => {
     assert.equal(queryTerms('How is the site built?').weights.get('build'), 0.5, 'the answer reads it too');
   });
 
-  it('a verb that frameworks spell otherwise also searches the others at half weight ("deleted": Rails\' `destroy`, a list\'s `remove`)', () => {
+  it('a verb that frameworks spell otherwise also searches the others at half weight ("deleted": Rails\' `destroy`, a list\'s `remove`; "subscribers": listeners)', () => {
     const weightOf = (q: string, w: string) => parseQuery(q).terms.find((t) => t.term === terms(w)[0])?.weight;
     assert.equal(weightOf('how are comments deleted?', 'destroy'), weightOf('how are comments deleted?', 'remove'));
     assert.ok(weightOf('how are comments deleted?', 'destroy')! < weightOf('how are comments deleted?', 'comments')!);
@@ -98,6 +98,10 @@ describe('question: what a question asks', () => {
     assert.equal(weightOf('how is a user created?', 'destroy'), undefined);
     // The answer reads them as the search does: Rails' `def destroy` says the question's words.
     assert.ok(queryTerms('how are comments deleted?').weights.get('destroy')! > 0);
+    // What one store calls subscribers another calls listeners (zustand's `listeners.forEach`) or observers.
+    assert.ok(weightOf('how are subscribers notified when state changes?', 'listeners'));
+    assert.ok(weightOf('who observes the store?', 'subscribe'));
+    assert.equal(weightOf('how are comments deleted?', 'listen'), undefined);
   });
 
   it('a Rust macro named in prose ("the json! macro") or in backticks (`json!`) is the name `json`; an exclamation is no name', () => {

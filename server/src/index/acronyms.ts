@@ -157,8 +157,11 @@ export function irregularVerbs(text: string): string[] {
   return [...out];
 }
 
-/** Verbs that code spells one way or another by framework: Rails destroys what Django deletes and a list removes. */
-const SYNONYMS: readonly (readonly string[])[] = [['delete', 'destroy', 'remove']];
+/**
+ * Verbs that code spells one way or another by framework: Rails destroys what Django deletes and a
+ * list removes; what one store calls its subscribers another calls listeners (zustand) or observers.
+ */
+const SYNONYMS: readonly (readonly string[])[] = [['delete', 'destroy', 'remove'], ['subscribe', 'listen', 'observe']];
 
 /** The other verbs of the same meaning as a text's, by stem ("deleted" → destroy, remove), once each. */
 export function synonymsOf(text: string): string[] {
