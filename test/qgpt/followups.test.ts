@@ -47,6 +47,15 @@ describe('qgpt/reprompt and qgpt/hints over the worker', function () {
       assert.equal((await w.request(QgptReprompt, { query: 'Where is that class defined?', conversation: { iterable: history } })).query, 'Where is the class `Option` defined?');
       assert.equal((await w.request(QgptReprompt, { query: 'Who calls that function?', conversation: { iterable: history } })).query, 'Who calls the function `Option.value_from_envvar`?');
     });
+    it('asked where a constructor is called or how it is tested, the subject is its class (`Console.__init__` is called as `Console(…)`)', async () => {
+      const history = [
+        msg('ASSISTANT', '`Console.__init__` in [`rich/console.py:684-743`](rich/console.py#L684-L743) is where this happens (it matches “terminal” and “width”).'),
+        msg('USER', 'How does the console detect the terminal width?'),
+      ];
+      assert.equal((await w.request(QgptReprompt, { query: 'And where is that called?', conversation: { iterable: history } })).query, 'Where is `Console` called?');
+      assert.match((await w.request(QgptReprompt, { query: 'How is it tested?', conversation: { iterable: history } })).query, /^How is `Console` tested\b/);
+      assert.match((await w.request(QgptReprompt, { query: 'What does it do?', conversation: { iterable: history } })).query, /`Console\.__init__`/, 'the constructor itself otherwise');
+    });
     it("a follow-up to an answer whose first place goes by no name (a document) is about that file, not the next place's name", async () => {
       const history = [
         msg('ASSISTANT', '[`docs/caching.md:1-20`](docs/caching.md#L1-L20) is where this happens (it matches “cache”); see also `put_result` ([`src/cache.py:1-10`](src/cache.py#L1-L10)).'),

@@ -1,5 +1,6 @@
 import type { ChatMessage, Generator } from '../core/interfaces';
 import type { QGPTConversationMessage } from '../protocol/wire';
+import { asksAboutTests } from './intent';
 
 const PATH_RE = /\/?(?:[\w.@-]+\/)*[\w.@-]+\.[A-Za-z][\w]{0,9}(?::\d+(?:-\d+)?)?/g;
 const CODE_SPAN_RE = /`([^`\n]+)`/g;
@@ -142,8 +143,11 @@ export function repromptRules(query: string, history: QGPTConversationMessage[],
   // before any symbol: the follow-up is about that file, not about the next place's name.
   const text = lastAnswer?.text ?? '';
   const pathFirst = !userSymbols.length && fromAnswer.paths.length > 0 && (!answerSymbols.length || text.indexOf(fromAnswer.paths[0]!) < text.indexOf(answerSymbols[0]!));
-  const subject = pathFirst ? undefined : symbols[0];
-  const fromTheAnswer = subject !== undefined && !userSymbols.includes(subject);
+  const first = pathFirst ? undefined : symbols[0];
+  // A constructor is called by its class's name (`Console(…)`, `new Console(…)`): asked where it is
+  // called or how it is tested, the subject is the class.
+  const subject = first && (callSites || asksAboutTests(query)) ? classOfConstructor(first) : first;
+  const fromTheAnswer = first !== undefined && !userSymbols.includes(first);
   if (subject) {
     let replaced = false;
     q = q.replace(/\b(it|this|that|them|they|these|those)\b(?!\s*(?:is|was)\s+(?:not\s+)?(?:possible|necessary))/i, () => {
@@ -166,6 +170,14 @@ export function repromptRules(query: string, history: QGPTConversationMessage[],
   const bare = strip(q.replace(/^(?:and|but|so|also|then|now|ok(?:ay)?)\b[\s,]*/i, '')).replace(/^./, (c) => c.toUpperCase());
   if (topic) return `${bare} — about: ${topic}${paths[0] ? ` (${code(paths[0])})` : ''}`;
   return `${bare} (about ${code(paths[0]!)})`;
+}
+
+const CONSTRUCTOR = /^(?:__init__|__new__|constructor|initialize|__construct|init)$/;
+
+/** `Console.__init__` → `Console` (Python, JS/TS, Ruby, PHP, Swift constructors); any other name as it is. */
+export function classOfConstructor(symbol: string): string {
+  const parts = symbol.split('.');
+  return parts.length > 1 && CONSTRUCTOR.test(parts.at(-1)!) ? parts.slice(0, -1).join('.') : symbol;
 }
 
 /**
