@@ -273,13 +273,15 @@ describe('question: what a question asks', () => {
     for (const p of ['benchmarks/handle.ts', 'crate/benches/parse.rs', 'examples/app.py', '_examples/pathvalue/main.go', 'src/main/java/org/jsoup/examples/ListLinks.java', 'samples/src/main/java/demo/App.java',
       // A database's seed data: Prisma's, Rails', Laravel's seeders.
       'src/prisma/seed.ts', 'db/seeds.rb', 'database/seeders/UserSeeder.php', 'doc/data/messages/a/bad.py', 'src/router.bench.ts',
-      'metrics/src/main/java/com/google/gson/metrics/ParseBenchmark.java', 'asv_bench/benchmarks/groupby.py']) assert.ok(isExamplePath(p), p);
+      'metrics/src/main/java/com/google/gson/metrics/ParseBenchmark.java', 'asv_bench/benchmarks/groupby.py',
+      // FastAPI's and typer's documentation's code: `docs_src/subcommands/tutorial001.py`.
+      'docs_src/subcommands/tutorial001.py']) assert.ok(isExamplePath(p), p);
     for (const p of ['src/router/trie.ts', 'src/flask/testing.py.txt', 'docs/guide.md', 'src/attest.ts', 'src/latest/index.ts', 'src/_pytest/python.py',
       'src/contests/rules.ts', 'src/testimony/index.ts', 'src/attest.c', 'src/latest.sh', 'src/features/cart/slice.ts', 'app/features/steps.ts',
       // A JVM package's folders name the project's own code: Spring Initializr's `com.example.demo`, the petclinic's `org.springframework.samples`.
       'src/utils/seed.ts', 'src/random/seeds.py', 'db/schema.rb',
       'src/main/java/com/example/demo/DemoApplication.java', 'src/main/java/org/springframework/samples/petclinic/owner/OwnerController.java', 'src/main/kotlin/com/example/App.kt', 'src/attestutils/a.ts', 'src/protests.py', 'app/spectrum.ts',
-      'lib/unittest/mock.py', 'src/mockingbird.ts', 'src/hammock_api.rb',
+      'lib/unittest/mock.py', 'src/mockingbird.ts', 'src/hammock_api.rb', 'src/docs_srcset.py', 'docs_src/README.md',
       // A hyphen before "test" marks a test in code only: a specification or a CI workflow is not one.
       'doc/internals/zarr-encoding-spec.rst', '.github/workflows/primer-test.yaml', 'src/latest-test-results.ts', 'src/attest-key.ts', 'src/Latest.java', 'src/main/java/shop/Contest.java']) {
       assert.ok(!isTestPath(p) && !isExamplePath(p), p);

@@ -275,7 +275,7 @@ export function isToolingPath(relPath: string): boolean {
   return TOOLING_PATH.test(relPath.replace(/\\/g, '/'));
 }
 
-const EXAMPLE_PATH = /(^|\/)_?(examples?|samples?|demos?|benchmarks?|benches|bench|asv_bench)\/|(^|\/)(?:prisma|db|database)\/(?:seeds?\.[a-z]+$|seed(?:s|ers)?\/)|\.bench\.[a-z]+$|(^|\/)docs?\/(.*\/)?[^/]+\.(py|pyi|[cm]?[jt]sx?|go|rs|java|rb|php|cs)$/i;
+const EXAMPLE_PATH = /(^|\/)_?(examples?|samples?|demos?|benchmarks?|benches|bench|asv_bench)\/|(^|\/)(?:prisma|db|database)\/(?:seeds?\.[a-z]+$|seed(?:s|ers)?\/)|\.bench\.[a-z]+$|(^|\/)docs?(?:_src)?\/(.*\/)?[^/]+\.(py|pyi|[cm]?[jt]sx?|go|rs|java|rb|php|cs)$/i;
 
 /** Examples, benchmarks, code inside documentation and a database's seed data (`prisma/seed.ts`, `db/seeds.rb`): illustrations of the code, not the code. */
 export function isExamplePath(relPath: string): boolean {
