@@ -7,7 +7,7 @@
 import { Bm25, countTerms, type QueryTerm } from './bm25';
 import { terms, pathTerms, wordRuns } from './tokens';
 import { parseQuery, matchesHint, MAX_QUERY_TERMS, type ParsedQuery } from './query';
-import { isTestPath, isRustTestCode, rustTestModules, isExamplePath, asksAboutExamples, isChangelogPath, isDeclarationPath, isCatalogPath, isProjectConfigPath, isVendoredPath, isInterfaceOnly, isToolingPath, isExceptionFile } from './languages';
+import { isTestPath, isRustTestCode, rustTestModules, isExamplePath, asksAboutExamples, isChangelogPath, isDeclarationPath, isCatalogPath, isProjectConfigPath, isVendoredPath, isInterfaceOnly, isToolingPath, isExceptionFile, isGeneratedCode } from './languages';
 import { findReferences, symbolTargets, type SymbolIndex, type SymbolTarget } from './symbols';
 import { fuse, sortTop, SORTED_FILES, type FusionMethod } from './fusion';
 import { Companions, declaredIds } from './companions';
@@ -306,7 +306,7 @@ export class SearchEngine {
   private readonly testChunks = new Set<number>();
   private readonly files = new Map<string, FileEntry>();
   private readonly fileByDoc: (FileEntry | null)[] = [];
-  /** Per file doc: LIVE, TEST, EXAMPLE, CODE, CHANGELOG, DECLARATION, CATALOG, PROJECT, VENDORED, INTERFACE, TOOLING bits (read in the ranking's per-file loops). */
+  /** Per file doc: LIVE, TEST, EXAMPLE, CODE, CHANGELOG, DECLARATION, CATALOG, PROJECT, VENDORED, INTERFACE, TOOLING, EXCEPTION, GENERATED bits (read in the ranking's per-file loops). */
   private fileFlags = new Uint16Array(0);
   private readonly byId = new Map<string, number>();
   private readonly companions = new Companions();
@@ -554,7 +554,7 @@ export class SearchEngine {
       next.set(this.fileFlags);
       this.fileFlags = next;
     }
-    this.fileFlags[fileDoc] = LIVE | (entry.test ? TEST : 0) | (entry.example ? EXAMPLE : 0) | (entry.code ? CODE : 0) | (entry.changelog ? CHANGELOG : 0) | (isDeclarationPath(rel) ? DECLARATION : 0) | (entry.code && isInterfaceOnly(chunks[0]!.language, chunks) ? INTERFACE : 0) | (isCatalogPath(rel) ? CATALOG : 0) | (isProjectConfigPath(rel) ? PROJECT : 0) | (isVendoredPath(rel) ? VENDORED : 0) | (isToolingPath(rel) ? TOOLING : 0) | (entry.code && isExceptionFile(rel, chunks) ? EXCEPTION : 0);
+    this.fileFlags[fileDoc] = LIVE | (entry.test ? TEST : 0) | (entry.example ? EXAMPLE : 0) | (entry.code ? CODE : 0) | (entry.changelog ? CHANGELOG : 0) | (isDeclarationPath(rel) ? DECLARATION : 0) | (entry.code && isInterfaceOnly(chunks[0]!.language, chunks) ? INTERFACE : 0) | (isCatalogPath(rel) ? CATALOG : 0) | (isProjectConfigPath(rel) ? PROJECT : 0) | (isVendoredPath(rel) ? VENDORED : 0) | (isToolingPath(rel) ? TOOLING : 0) | (entry.code && isExceptionFile(rel, chunks) ? EXCEPTION : 0) | (entry.code && isGeneratedCode(chunks) ? GENERATED : 0);
     this.files.set(key, entry);
     const code = entry.code && !entry.test;
     this.companions.add(key, rel, entry.test, code ? chunks.flatMap((c) => declaredIds(c.text)) : []);
@@ -1238,6 +1238,9 @@ const INTERFACE = 512;
 const TOOLING = 1024;
 /** A file named for the exception class it declares, or a Python module of exceptions (languages.ts `isExceptionFile`). */
 const EXCEPTION = 2048;
+/** Code a tool wrote, as its header says (languages.ts `isGeneratedCode`): `*.pb.go`, a parser's tables. */
+const GENERATED = 4096;
+const ABOUT_GENERATED = /\b(generated|generator|codegen|code generation|protobuf|protoc|grpc|stubs?)\b|\.pb\./i;
 const ABOUT_ERRORS = /\b(errors?|exceptions?|throws?|thrown|threw|raises?|raised|fail\w*|invalid|rejects?|rejected|rejections?|panics?|abort\w*|warn\w*|not found|missing)\b|[a-z](?:Error|Exception|Exceptions)\b/i;
 /**
  * Kinds of file that repeat the code's words without being where anything happens, each weighed
@@ -1253,6 +1256,8 @@ const WEIGHED_DOWN: { flag: number; factor: 'changelogFactor' | 'declarationFact
   { flag: CATALOG, factor: 'catalogFactor', about: ABOUT_TRANSLATIONS },
   { flag: PROJECT, factor: 'projectFactor', about: ABOUT_PROJECT },
   { flag: VENDORED, factor: 'vendoredFactor', about: ABOUT_VENDORED },
+  // Another tool's code kept here is weighed as another project's is.
+  { flag: GENERATED, factor: 'vendoredFactor', about: ABOUT_GENERATED },
   // For questions only: a commit changes the release script as often as the code (840 outside
   // commits: MRR 0.822 -> 0.819 when counted for them too).
   { flag: TOOLING, factor: 'toolingFactor', about: ABOUT_TOOLING, questionsOnly: true },
