@@ -80,6 +80,9 @@ describe('question: what a question asks', () => {
   it('reads an irregular verb form as the verb code names things by ("built" → build, "sent" → send), weighing less than a word, in the search and in the answer', () => {
     assert.deepEqual(irregularVerbs('How is the site built, and where is the request sent or thrown?'), ['build', 'send', 'throw']);
     assert.deepEqual(irregularVerbs('the constructor was left toString valueOf'), [], 'words of no such verb, and none that an object has by its prototype');
+    // A British doubled l: "unmarshalled" is viper's `Unmarshal`, which the stemmer makes another word of.
+    assert.deepEqual(irregularVerbs('How is the config unmarshalled, and who is called when unmarshalling?'), ['unmarshal']);
+    assert.ok(parseQuery('how is the config unmarshalled into a struct?').terms.some((t) => t.term === terms('Unmarshal')[0]));
     const w = new Map(parseQuery('How is the site built?').terms.map((t) => [t.term, t.weight]));
     assert.ok(w.get('build')! > 0 && w.get('build')! < 1, `build weighs less than a word: ${w.get('build')}`);
     assert.equal(w.get('built'), 1, 'the word as written stays');

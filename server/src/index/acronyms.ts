@@ -147,11 +147,18 @@ const IRREGULAR = new Map<string, string>(
   }).flatMap(([base, forms]) => forms.split(' ').filter(Boolean).map((f) => [f, base])),
 );
 
-/** The verbs behind a text's irregular verb forms ("built" → build, "sent" → send), once each. */
+/**
+ * A doubled l before -ed or -ing ("unmarshalled", British spelling): the stemmer makes `unmarshal` of
+ * it but `unmarsh` of the verb code writes (`Unmarshal`).
+ */
+const DOUBLED_L = /^([a-z]{4,}al)l(?:ed|ing)$/;
+
+/** The verbs behind a text's irregular verb forms ("built" → build, "sent" → send, "unmarshalled" → unmarshal), once each. */
 export function irregularVerbs(text: string): string[] {
   const out = new Set<string>();
   for (const m of text.matchAll(/\b[a-z]+\b/gi)) {
-    const base = IRREGULAR.get(m[0].toLowerCase());
+    const w = m[0].toLowerCase();
+    const base = IRREGULAR.get(w) ?? DOUBLED_L.exec(w)?.[1];
     if (base) out.add(base);
   }
   return [...out];
