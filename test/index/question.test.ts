@@ -27,6 +27,20 @@ function pythonEngine() {
 }
 
 describe('question: what a question asks', () => {
+  it('a question that asks for a kind of code ("which function handles markup escaping?") weighs documents down as a commit does', () => {
+    assert.equal(analyzeQuestion('which function handles markup escaping?').asksForCode, true);
+    assert.equal(analyzeQuestion('What class builds the OkHttp request?').asksForCode, true);
+    assert.equal(analyzeQuestion('what type of database does it support?').asksForCode, false);
+    assert.equal(analyzeQuestion('how is markup escaped?').asksForCode, false);
+    assert.equal(analyzeQuestion('fix: which function handles escaping').asksForCode, false, 'a commit message is no question');
+    const e = new SearchEngine();
+    const add = (rel: string, text: string, code: boolean) =>
+      e.setFile(rel, rel, [{ id: rel, file: rel, rel, startLine: 1, endLine: text.split('\n').length, text, hash: rel, language: code ? 'python' : 'markdown', ext: code ? 'py' : 'md', code }]);
+    add('docs/markup.md', '# Escaping\n\nMarkup escaping: escape a string so the markup handles brackets as text.\nThe escape function handles markup escaping of `[` in markup.\n', false);
+    add('rich/markup.py', 'def escape(markup: str) -> str:\n    """Escapes text so that it will not be read as markup."""\n    return markup.replace("[", "\\\\[")\n', true);
+    assert.equal(e.search('which function handles markup escaping?').hits[0]?.chunk.rel, 'rich/markup.py');
+  });
+
   it('tells questions in prose from commit messages and issue texts', () => {
     assert.equal(analyzeQuestion('how does routing match paths to handlers?').natural, true);
     assert.equal(analyzeQuestion('Why does the router drop trailing slashes').natural, true);

@@ -44,6 +44,11 @@ export interface QuestionInfo {
    * (a guide, a troubleshooting page) answers that as well as the code.
    */
   howTo: boolean;
+  /**
+   * Asks for a piece of code by its kind ("which function handles markup escaping?", "what class
+   * builds the request?"): a document that says the words is no answer.
+   */
+  asksForCode: boolean;
   /** Stemmed terms that frame the question rather than name what it is about, with their weight factor. */
   framing: Map<string, number>;
   /**
@@ -114,6 +119,7 @@ const NAMED_BY_ROLE = [
 ];
 /** "the Router's fallback", "`App`'s run method": a member named by its owner, `Router.fallback`. */
 const POSSESSIVE = /(?<![A-Za-z0-9_.])`?([A-Z][A-Za-z0-9_]*|[a-z]+[A-Z_][A-Za-z0-9_]*)`?['’]s\s+`?([A-Za-z_][A-Za-z0-9_]*)`?/g;
+const ASKS_FOR_CODE = /\b(?:which|what)\s+(?:function|method|class|module|struct|type|hook|component|handler|code)s?\s+(?!of\b)[a-z]+/i;
 const HOW_TO = /\b(how (?:do|can|should|would) (?:i|we|you|one)|how to|what should (?:i|we)|is there a way|can i|should i)\b/i;
 /** A user's symptom: "why does X not…", "why doesn't…", "what causes the … error", "can X break…". */
 const SYMPTOM = /\bwhat causes\b|\bwhy (?:does|do|is|are|did|would|can)\b[^?]*\b(?:not|n't)\b|\bwhy (?:doesn't|don't|isn't|aren't|won't|can't)\b|\bcan\b[^?]*\bbreak\b/i;
@@ -255,6 +261,6 @@ export function analyzeQuestion(text: string): QuestionInfo {
   // (whose file had been ranked and cited first; the method is a mixin's).
   if (natural) for (const name of [...symbols.keys()]) if ([...symbols.keys()].some((o) => o.startsWith(name + '.'))) symbols.delete(name);
   const intent: SymbolIntent = USAGE.some((re) => re.test(trimmed)) ? 'usage' : DEFINITION.test(trimmed) ? 'definition' : 'about';
-  return { natural, symbols: [...symbols.values()], intent, asksForTests: natural && ASKS_FOR_TESTS.test(withoutTestDomain(trimmed)), howTo: natural && (HOW_TO.test(trimmed) || SYMPTOM.test(trimmed)), framing: natural ? framingOf(trimmed) : new Map(), fileShaped,
+  return { natural, symbols: [...symbols.values()], intent, asksForTests: natural && ASKS_FOR_TESTS.test(withoutTestDomain(trimmed)), howTo: natural && (HOW_TO.test(trimmed) || SYMPTOM.test(trimmed)), asksForCode: natural && ASKS_FOR_CODE.test(trimmed), framing: natural ? framingOf(trimmed) : new Map(), fileShaped,
     capitalised: natural ? capitalised.filter((w) => !symbols.has(w)) : [] };
 }

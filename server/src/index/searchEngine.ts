@@ -714,7 +714,8 @@ export class SearchEngine {
         if (!(fl & TEST)) s *= p.questionTestFactor;
       } else if (fl & TEST && !parsed.aboutTests) s *= natural ? p.questionTestFactor : p.testFactor;
       else if (fl & EXAMPLE && !aboutExamples) s *= p.exampleFactor;
-      else if (!(fl & CODE) && !parsed.question.howTo) s *= natural ? p.questionProseFactor : p.proseFactor;
+      // "Which function handles markup escaping?" asks for code: a document counts as for a commit.
+      else if (!(fl & CODE) && !parsed.question.howTo) s *= natural && !parsed.question.asksForCode ? p.questionProseFactor : p.proseFactor;
       if (s <= 0) return;
       lex[fd] = s;
       lexFiles.push(fd);
