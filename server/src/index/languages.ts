@@ -124,7 +124,7 @@ export function isGeneratedCode(chunks: readonly { text: string; startLine?: num
 
 /** Source code (as opposed to prose, data or config): what "where is this implemented" is about. */
 export function isCode(lang: LanguageInfo): boolean {
-  return !!lang.grammar || ['vue', 'svelte', 'kotlin', 'swift', 'scala', 'lua', 'shell', 'sql'].includes(lang.id);
+  return !!lang.grammar || ['vue', 'svelte', 'scala', 'lua', 'shell', 'sql'].includes(lang.id);
 }
 
 const TEST_PATH = /(^|\/)(tests?|tests?[-_][\w.-]+|test(?:helpers?|utils?|support|lib)|__tests__|__mocks__|__fixtures__|__testfixtures__|testing|testdata|test-data|spec|specs|e2e|runtime-tests?|playground|fixtures?|mocks?)\/|(^|\/)[^/]*[-_.]tests\/|\.(test|spec|e2e|mock|cy)\.[a-z]+$|[-_]mocks?\.[a-z]+$|(^|\/)mocks?_[^/]*$|(^|\/)test_[^/]*$|_(tests?|spec)\.[a-z]+$|-tests?\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|cs)$|(^|\/)(conftest|tests)\.py$|(^|\/)tests?\.(?:c|cc|cpp|cxx|sh|bash|[cm]?[jt]sx?)$|\.feature$|(^|\/)features\/(?:steps|step_definitions|support)\//i;

@@ -311,15 +311,16 @@ function prototypeRe(symbol: string): RegExp {
 const DOC_OF = /^\s*(?:\/\/|#|\/\*\*?|\*)\s*([A-Z][a-z0-9]+[A-Z]\w*|[a-z]+[A-Z_]\w*)\s+[a-z]/;
 
 /**
- * Kotlin's and Swift's modifiers before `fun`, `func`, `object`, `protocol` (`override fun match(`,
- * `public func request(`), keywords no other language the index reads has. Not before `class`: Java's
- * and C#'s `public static class X` are read as their own languages' (TYPED_LINE leaves classes out).
+ * Kotlin's and Swift's modifiers before `fun`, `func`, `protocol` (`override fun match(`, `public func
+ * request(`), keywords no other language the index reads has. Not before `class` or `object`: Java's
+ * and C#'s `public static class X` are read as their own languages' (TYPED_LINE leaves classes out),
+ * and C#'s `private object _lock` is a field.
  */
 const KOTLIN_SWIFT_MODIFIERS = String.raw`(?:(?:public|private|internal|open|override|final|static|suspend|inline|data|sealed|abstract|enum|fileprivate|mutating|@\w+(?:\([^)]*\))?)\s+)*`;
 
 /** A definition's first line and its name: Python, JS/TS, Go (methods too), Rust, Ruby (`def self.x`, `def route!`), Kotlin, Swift. */
 const DEFINITION_LINE = new RegExp(
-  String.raw`^\s*(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:def|class|function|interface|struct|enum|trait|fn|type|macro_rules!|func(?:\s*\([^)]*\))?|${KOTLIN_SWIFT_MODIFIERS}(?:fun|func|object|protocol))\s+(?:self\.)?([A-Za-z_$][\w$]*[?!]?)`,
+  String.raw`^\s*(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:def|class|function|interface|struct|enum|trait|fn|type|macro_rules!|func(?:\s*\([^)]*\))?|${KOTLIN_SWIFT_MODIFIERS}(?:fun|func|protocol))\s+(?:self\.)?([A-Za-z_$][\w$]*[?!]?)`,
 );
 
 /**
