@@ -50,18 +50,6 @@ describe('index: tokens, chunks and the walk', () => {
     assert.equal(e.search('what happens when a variable is undefined?').hits[0]?.chunk.rel, 'src/runtime.py');
   });
 
-  it('keeps a single letter and its number together (`S3`, `V3`, `i18n`), as a question writes them', () => {
-    assert.deepEqual(splitIdentifier('AwsS3V3Adapter'), ['Aws', 'S3', 'V3', 'Adapter']);
-    assert.deepEqual(terms('how does the S3 adapter upload a file?').filter((t) => t === 's3'), ['s3']);
-    assert.ok(terms('sphinx/util/i18n.py').includes('i18n'));
-    assert.deepEqual(splitIdentifier('sha256'), ['sha', '256'], 'a word and its number stay apart');
-    const e = new SearchEngine();
-    const add = (rel: string, text: string) => e.setFile(rel, rel, [{ id: rel, file: rel, rel, startLine: 1, endLine: 9, text, hash: rel, language: 'php', ext: 'php', code: true }]);
-    add('src/AwsS3V3/AwsS3V3Adapter.php', '<?php\nclass AwsS3V3Adapter implements FilesystemAdapter\n{\n    public function write(string $path, string $contents, Config $config): void\n    {\n        $this->upload($path, $contents, $config);\n    }\n}\n');
-    add('src/DecoratedAdapter.php', '<?php\nabstract class DecoratedAdapter implements FilesystemAdapter\n{\n    /** Uploads a file through the adapter it decorates. */\n    public function write(string $path, string $contents, Config $config): void\n    {\n        $this->adapter->write($path, $contents, $config);\n    }\n}\n');
-    assert.equal(e.search('how does the S3 adapter upload a file?').hits[0]?.chunk.rel, 'src/AwsS3V3/AwsS3V3Adapter.php');
-  });
-
   it('finds a folder or file named for an agent by its verb ("routing" → router/, "handle" → handler.ts)', () => {
     assert.ok(pathTerms('src/router/trie-router/router.ts').includes(terms('routing')[0]!));
     assert.ok(pathTerms('src/adapter/lambda/handler.ts').includes(terms('handle')[0]!));

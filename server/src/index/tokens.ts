@@ -55,8 +55,7 @@ export function splitIdentifier(id: string): string[] {
     // An acronym's plural is one word: "URLs" → urls, not "UR Ls"; "IDs" → ids.
     .replace(/([A-Z]{2,})s(?![a-z])/g, (_, acronym: string) => ` ${acronym.toLowerCase()}s `)
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    // A single letter and its number are one name: Amazon's `S3`, `V3`, `H2` (`AwsS3V3Adapter` → aws, s3, v3, adapter).
-    .replace(/([A-Za-z]{2,})([0-9])/g, '$1 $2')
+    .replace(/([A-Za-z])([0-9])/g, '$1 $2')
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean);
 }
