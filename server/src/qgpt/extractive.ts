@@ -345,8 +345,7 @@ const TYPED_LINE = new RegExp(
  * average (`accept` for "… accepted?" 1; `_raise_on_disconnect` for "… disconnect?" a third), so a
  * long name made of the question's words is not worth more than a short one.
  */
-function namedByQuestion(q: QueryTerms, name: string | undefined): number {
-  if (!name) return 0;
+function namedByQuestion(q: QueryTerms, name: string): number {
   const parts = splitIdentifier(name);
   if (!parts.length) return 0;
   let got = 0;
@@ -551,7 +550,10 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
       // not `receive_text`'s 'WebSocket is not connected. Need to call "accept" first.'. A question
       // that names code has its own place (above); a definition with a doc comment or docstring
       // is quoted by what that says.
-      else if (plainWords && !documented(i)) s += 4 * namedByQuestion(q, definedAt(lines, i));
+      else if (plainWords) {
+        const name = definedAt(lines, i);
+        if (name && !documented(i)) s += 4 * namedByQuestion(q, name);
+      }
       if (returns && RETURN_LINE.test(line)) s += 8;
       return s;
     });

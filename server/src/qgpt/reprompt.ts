@@ -175,7 +175,7 @@ export function repromptRules(query: string, history: QGPTConversationMessage[],
 const CONSTRUCTOR = /^(?:__init__|__new__|constructor|initialize|__construct|init)$/;
 
 /** `Console.__init__` → `Console` (Python, JS/TS, Ruby, PHP, Swift constructors); any other name as it is. */
-export function classOfConstructor(symbol: string): string {
+function classOfConstructor(symbol: string): string {
   const parts = symbol.split('.');
   return parts.length > 1 && CONSTRUCTOR.test(parts.at(-1)!) ? parts.slice(0, -1).join('.') : symbol;
 }
