@@ -195,6 +195,31 @@ describe('index: tokens, chunks and the walk', () => {
     assert.equal(recordOf('/w', row).symbol, 'SecurityConfiguratorMixin › set_authentication_policy');
   });
 
+  it('names a class field holding a function by the field (immer\'s `produce = (base, recipe) => {…}`), in TypeScript and JavaScript', async () => {
+    const body = Array.from({ length: 60 }, (_, i) => `    const step${i} = base + ${i};`).join('\n');
+    for (const file of ['immerClass.ts', 'immerClass.js']) {
+      const typed = file.endsWith('.ts') ? ': number' : '';
+      const src = `export class Immer {\n  autoFreeze${typed} = true;\n  produce = (base${typed}) => {\n${body}\n    return base;\n  };\n  finish(x${typed}) { return x; }\n}\n`;
+      const chunks = await chunkText(src, languageOf(file)!);
+      const names = chunks.map((c) => c.symbol ?? '');
+      assert.ok(names.some((n) => /^Immer › produce\b/.test(n)), `${file}: ${names.join(' | ')}`);
+      assert.ok(!names.some((n) => /autoFreeze/.test(n)), `a plain field names nothing: ${names.join(' | ')}`);
+    }
+  });
+
+  it('names a small file\'s piece by the namespaces around it as parents (grape\'s `Grape › Validations › Validators › SameAsValidator › validate_param!`), in Ruby, C# and TypeScript', async () => {
+    const rb = '# frozen_string_literal: true\n\nmodule Grape\n  module Validations\n    module Validators\n      class SameAsValidator < Base\n        def validate_param!(attr_name, params)\n          raise ValidationErrors\n        end\n      end\n    end\n  end\nend\n';
+    const [only] = await chunkText(rb, languageOf('same_as_validator.rb')!);
+    assert.equal(only!.symbol, 'Grape › Validations › Validators › SameAsValidator › validate_param!');
+    const cs = 'namespace Dapper\n{\n    internal sealed class DbString\n    {\n        public void AddParameter(IDbCommand command, string name) { }\n    }\n}\n';
+    assert.equal((await chunkText(cs, languageOf('DbString.cs')!))[0]!.symbol, 'Dapper › DbString › AddParameter');
+    const ts = 'export namespace Parse {\n  export function frame(src: string): number {\n    return src.length;\n  }\n}\n';
+    assert.equal((await chunkText(ts, languageOf('frame.ts')!))[0]!.symbol, 'Parse › frame');
+    // Two modules side by side are names beside each other, as before.
+    const two = 'module Alpha\n  def self.a; end\nend\n\nmodule Beta\n  def self.b; end\nend\n';
+    assert.match((await chunkText(two, languageOf('ab.rb')!))[0]!.symbol ?? '', /^Alpha, /);
+  });
+
   it('names a Go type declaration by its type (`Echo`), not by the methods of an interface after it', async () => {
     const src = 'package echo\n\n// Echo is the top-level framework instance.\ntype Echo struct {\n\tBinder Binder\n\tDebug  bool\n}\n\n// JSONSerializer is the interface that encodes and decodes JSON.\ntype JSONSerializer interface {\n\tSerialize(c *Context, i any, indent string) error\n\tDeserialize(c *Context, i any) error\n}\n';
     const [only] = await chunkText(src, languageOf('echo.go')!);

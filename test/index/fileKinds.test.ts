@@ -10,7 +10,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import type { Core } from '../../server/src/core/core';
 import type { RankParams } from '../../server/src/index/searchEngine';
-import { isCatalogPath, isDeclarationPath, isExceptionFile, isGeneratedCode, isInterfaceOnly, isProjectConfigPath, isToolingPath, isVendoredPath } from '../../server/src/index/languages';
+import { isCatalogPath, isDeclarationPath, isDocumentationOnly, isExceptionFile, isGeneratedCode, isInterfaceOnly, isProjectConfigPath, isToolingPath, isVendoredPath } from '../../server/src/index/languages';
 import { SearchEngine } from '../../server/src/index/searchEngine';
 import { realCore, rankedFiles } from '../helpers/core';
 
@@ -93,9 +93,14 @@ describe('declarations, translation catalogs, project settings and vendored code
     for (const p of ['tsconfig.json', 'perf-measures/tsconfig.build.json', 'package.json', 'pyproject.toml', 'uv.lock', '.github/workflows/ci.yml', 'vitest.config.ts', 'setup.cfg',
       'packages/solid-query/vite.config.ts', 'packages/react-router/tsdown.config.ts', 'examples/app/next.config.js', 'webpack.config.cjs', 'integration/playwright.config.ts', 'karma.conf.cjs', 'test/wdio.conf.js', 'Gruntfile.js', 'gulpfile.mjs',
       'go.mod', 'go.sum', 'axum-core/Cargo.toml', '.golangci.yaml', '.github/stale.yml', 'requirements-dev.txt', 'docs/requirements.txt', 'Gemfile', 'pom.xml', 'gson/src/main/java/module-info.java', 'src/Serilog/Serilog.csproj', 'Serilog.sln', 'Directory.Build.props',
-      'LICENSE', 'LICENSE.md', 'CONTRIBUTING.md', 'MAINTAINERS.md', 'SECURITY.md', '.github/CODEOWNERS', 'AUTHORS.rst'])
+      'LICENSE', 'LICENSE.md', 'CONTRIBUTING.md', 'MAINTAINERS.md', 'SECURITY.md', '.github/CODEOWNERS', 'AUTHORS.rst',
+      // Notes for AI assistants (echo's llms-full.txt and CLAUDE.md).
+      'CLAUDE.md', 'AGENTS.md', 'packages/core/AGENTS.md', 'llms.txt', 'llms-full.txt', 'docs/llms.txt', '.cursorrules', '.cursor/rules/style.mdc', '.github/copilot-instructions.md', '.windsurfrules',
+      // Citation records (tqdm's .zenodo.json).
+      '.zenodo.json', 'CITATION.cff', 'codemeta.json'])
       assert.ok(isProjectConfigPath(p), p);
-    for (const p of ['src/package.ts', 'src/config.ts', 'src/flask/config.py', 'docs/config.rst', 'src/json/tsconfig.ts', 'src/node/config.ts', 'src/configs.config/index.ts', 'src/cargo.rs', 'pkg/go/mod.go', 'src/requirements.py', '.github/ISSUE_TEMPLATE/bug.md', 'src/werkzeug/security.py', 'src/license.ts', 'docs/contributing/index.md', 'lib/conf.js', 'src/server.conf.py']) assert.ok(!isProjectConfigPath(p), p);
+    for (const p of ['src/package.ts', 'src/config.ts', 'src/flask/config.py', 'docs/config.rst', 'src/json/tsconfig.ts', 'src/node/config.ts', 'src/configs.config/index.ts', 'src/cargo.rs', 'pkg/go/mod.go', 'src/requirements.py', '.github/ISSUE_TEMPLATE/bug.md', 'src/werkzeug/security.py', 'src/license.ts', 'docs/contributing/index.md', 'lib/conf.js', 'src/server.conf.py',
+      'src/agents.md', 'src/llms.ts', 'lib/agents/index.ts', 'src/cursor/rules.ts']) assert.ok(!isProjectConfigPath(p), p);
   });
 
   it('knows vendored code by its paths', () => {
@@ -176,6 +181,30 @@ describe('declarations, translation catalogs, project settings and vendored code
       assert.equal(rankedFiles(engine, question, { testFactor: 1, questionTestFactor: 1 })[0], 'src/routing/router.rs', 'on words alone the unit tests win');
       assert.equal(rankedFiles(engine, question)[0], 'src/extract/path.rs');
       assert.equal(rankedFiles(engine, 'Which tests cover extracting the path parameters of a request?')[0], 'src/routing/router.rs', 'asked about tests, the tests');
+    });
+
+    it("Go's `doc.go` (a package's documentation in a comment) reads as documentation: the code that validates comes first", async () => {
+      const { dir: repo, write } = cores.repo('repo-go-doc');
+      const doc = ['/*', 'Package validator implements value validations for structs and individual fields based on tags.', ''];
+      for (let i = 0; i < 12; i++) doc.push(`The required validation checks that the field value is not the zero value (${i}).`, 'Dive validates each element of slices and maps.', '');
+      write('doc.go', [...doc, '*/', 'package validator', ''].join('\n'));
+      write('baked_in.go', [
+        'package validator',
+        '',
+        '// hasValue is the required validation: the field is not its zero value.',
+        'func hasValue(fl FieldLevel) bool {',
+        '\tfield := fl.Field()',
+        '\treturn !field.IsZero()',
+        '}',
+        '',
+      ].join('\n'));
+      const engine = (await cores.open(repo)).index.engine;
+      const question = 'how does the required validation work?';
+      assert.equal(rankedFiles(engine, question, { questionProseFactor: 1 })[0], 'doc.go', 'on words alone the documentation wins');
+      assert.equal(rankedFiles(engine, question)[0], 'baked_in.go');
+      assert.ok(isDocumentationOnly('go', [{ text: doc.join('\n') + '\n*/\npackage validator\n' }]));
+      assert.ok(!isDocumentationOnly('go', [{ text: '// Package validator validates.\n// It has rules.\npackage validator\n\nfunc hasValue() bool { return true }\n' }]), 'code after the comment');
+      assert.ok(!isDocumentationOnly('python', [{ text: doc.join('\n') }]), 'another comment syntax');
     });
 
     it('the code that processes comes before the declaration that repeats its words, unless the question is about types', async () => {

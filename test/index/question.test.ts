@@ -62,6 +62,8 @@ describe('question: what a question asks', () => {
   it('weighs down a framing word, not another word of the question with the same stem', () => {
     const w = (q: string) => new Map(parseQuery(q).terms.map((t) => [t.term, t.weight]));
     assert.ok(w('Which class is responsible for caching?').get('respons')! < 0.5, '"responsible" frames');
+    // "How is reference counting done?": jansson's release.sh echoes "done".
+    assert.ok(w('how is reference counting done?').get('done')! < 0.5, '"done" frames');
     // "response" stems like "responsible" (respons) but is what is asked about.
     assert.equal(w('Where is the error response produced?').get('respons'), 1);
     assert.ok(w('Which class is responsible for the error response?').get('respons')! >= 1);
@@ -73,6 +75,7 @@ describe('question: what a question asks', () => {
     assert.ok(t('what is the method resolution order of a class?').includes('mro'));
     assert.ok(t('Where is the JSON Web Token checked?').includes('jwt'));
     assert.ok(t('How does the query cache garbage collect unused queries?').includes('gc'), 'scheduleGc, gcTime');
+    assert.ok(t('how is reference counting done?').includes('refcount'), "jansson's `refcount`");
     assert.deepEqual(acronymPhrases('internationalization, localization and garbage collection'), [{ name: 'gc', words: 2 }, { name: 'i18n', words: 1 }, { name: 'l10n', words: 1 }]);
     // Initials of arbitrary words are not names.
     assert.ok(!t('is both a direct and a lazy call supported?').includes('bad'));
@@ -284,7 +287,12 @@ describe('question: what a question asks', () => {
       // A file named test: hiredis' test.c and test.sh, a package's test.js.
       'test.c', 'test.sh', 'src/test.cpp', 'test.js', 'packages/ky/test.ts',
       // Cucumber's features and their steps (httparty).
-      'features/deals_with_http_error_codes.feature', 'features/steps/mongrel_helper.rb', 'features/step_definitions/web_steps.rb', 'features/support/env.rb']) {
+      'features/deals_with_http_error_codes.feature', 'features/steps/mongrel_helper.rb', 'features/step_definitions/web_steps.rb', 'features/support/env.rb',
+      // Gradle's and Kotlin Multiplatform's test source sets (okhttp's helpers for its tests in `src/commonTest/`).
+      'okhttp/src/commonTest/kotlin/okhttp3/internal/dns/StateMachineDnsCallTester.kt', 'app/src/androidTest/java/shop/CartScreen.kt', 'src/jvmTest/kotlin/Fakes.kt',
+      'lib/src/testFixtures/java/Fixtures.java', 'src/integrationTest/java/shop/Db.java',
+      // Test projects by their kind: AutoMapper's src/UnitTests/ and src/IntegrationTests/.
+      'src/UnitTests/MemberResolution.cs', 'src/IntegrationTests/Inheritance.cs', 'unit_tests/test_parse.c', 'functional-tests/login.ts']) {
       assert.ok(isTestPath(p), p);
     }
     for (const p of ['benchmarks/handle.ts', 'crate/benches/parse.rs', 'examples/app.py', '_examples/pathvalue/main.go', 'src/main/java/org/jsoup/examples/ListLinks.java', 'samples/src/main/java/demo/App.java',
@@ -292,7 +300,13 @@ describe('question: what a question asks', () => {
       'src/prisma/seed.ts', 'db/seeds.rb', 'database/seeders/UserSeeder.php', 'doc/data/messages/a/bad.py', 'src/router.bench.ts',
       'metrics/src/main/java/com/google/gson/metrics/ParseBenchmark.java', 'asv_bench/benchmarks/groupby.py',
       // FastAPI's and typer's documentation's code: `docs_src/subcommands/tutorial001.py`.
-      'docs_src/subcommands/tutorial001.py']) assert.ok(isExamplePath(p), p);
+      'docs_src/subcommands/tutorial001.py',
+      // Benchmarks by other names: immer's perf-testing/ and __performance_tests__/.
+      'perf-testing/immutability-benchmarks.mjs', '__performance_tests__/incremental.mjs', 'perf_tests/parse.py', 'src/__benchmarks__/sort.ts',
+      // C and Kotlin in the documentation: jansson's doc/github_commits.c.
+      'doc/github_commits.c', 'docs/snippets/Client.kt',
+      // A notebook: tqdm's DEMO.ipynb.
+      'DEMO.ipynb', 'notebooks/intro.ipynb']) assert.ok(isExamplePath(p), p);
     for (const p of ['src/router/trie.ts', 'src/flask/testing.py.txt', 'docs/guide.md', 'src/attest.ts', 'src/latest/index.ts', 'src/_pytest/python.py',
       'src/contests/rules.ts', 'src/testimony/index.ts', 'src/attest.c', 'src/latest.sh', 'src/features/cart/slice.ts', 'app/features/steps.ts',
       // A JVM package's folders name the project's own code: Spring Initializr's `com.example.demo`, the petclinic's `org.springframework.samples`.
@@ -300,7 +314,9 @@ describe('question: what a question asks', () => {
       'src/main/java/com/example/demo/DemoApplication.java', 'src/main/java/org/springframework/samples/petclinic/owner/OwnerController.java', 'src/main/kotlin/com/example/App.kt', 'src/attestutils/a.ts', 'src/protests.py', 'app/spectrum.ts',
       'lib/unittest/mock.py', 'src/mockingbird.ts', 'src/hammock_api.rb', 'src/docs_srcset.py', 'docs_src/README.md',
       // A hyphen before "test" marks a test in code only: a specification or a CI workflow is not one.
-      'doc/internals/zarr-encoding-spec.rst', '.github/workflows/primer-test.yaml', 'src/latest-test-results.ts', 'src/attest-key.ts', 'src/Latest.java', 'src/main/java/shop/Contest.java']) {
+      'doc/internals/zarr-encoding-spec.rst', '.github/workflows/primer-test.yaml', 'src/latest-test-results.ts', 'src/attest-key.ts', 'src/Latest.java', 'src/main/java/shop/Contest.java',
+      // Kotlin Multiplatform's code sets; a folder whose name ends in "test" in lower case (`src/latest/`).
+      'okhttp/src/commonJvmAndroid/kotlin/okhttp3/ConnectionPool.kt', 'src/jvmMain/kotlin/App.kt', 'src/latest/App.kt', 'src/performance/metrics.ts', 'src/perf/counters.rs', 'src/units/test.rs.txt', 'src/community/tests.md.txt']) {
       assert.ok(!isTestPath(p) && !isExamplePath(p), p);
     }
   });

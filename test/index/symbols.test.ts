@@ -44,6 +44,33 @@ describe('symbols: definitions from the parse', () => {
     assert.deepEqual(c.map((d) => `${d.kind} ${d.qualifiedName} ${d.startLine}`), ['function cJSON_Delete 1', 'function internal_malloc 4']);
   });
 
+  it('reads CommonJS\'s definitions: a function assigned to `exports.x`, to a prototype\'s or an object\'s property (joi\'s validator.js defined nothing); its chunk is named by it', async () => {
+    const src = [
+      "'use strict';",
+      'exports.entry = function (value, schema, prefs) {',
+      '  return internals.entry(value, schema, prefs);',
+      '};',
+      'module.exports.standard = async (value) => value;',
+      'internals.entry = function (value, schema) {',
+      '  return schema.$_validate(value);',
+      '};',
+      'Router.prototype.use = function use(fn) {',
+      '  this.stack.push(fn);',
+      '};',
+      'internals.Mainstay = class {};',
+      'exports.limit = 10;',
+      'exports[name] = function () {};',
+      '',
+    ].join('\n');
+    const defs = await defsOf('lib/validator.js', src);
+    assert.deepEqual(defs.map((d) => `${d.kind} ${d.qualifiedName} ${d.startLine}-${d.endLine}`), [
+      'function entry 2-4', 'function standard 5-5', 'method internals.entry 6-8', 'method Router.use 9-11', 'class internals.Mainstay 12-12',
+    ]);
+    const body = Array.from({ length: 70 }, (_, i) => `  const v${i} = value + ${i};`).join('\n');
+    const chunks = await chunkText(`exports.entry = function (value) {\n${body}\n  return value;\n};\n`, languageOf('validator.js')!);
+    assert.ok(chunks.every((c) => c.symbol === 'entry'), chunks.map((c) => c.symbol).join(' | '));
+  });
+
   it('reads the attributes a Python class\'s `__init__` sets on self, once each, as the class\'s (not its locals, nor a nested function\'s)', async () => {
     const py = await defsOf('req.py', 'class Request:\n    def __init__(self, body=None):\n        self.body = body or b""\n        if body:\n            self.parsed: dict = {}\n        self.body = b"x"\n        local = 1\n        def cb():\n            self.hidden = 2\n\n    def json(self):\n        self.cache = 1\n');
     assert.deepEqual(py.map((d) => `${d.kind} ${d.qualifiedName} ${d.startLine}${d.attribute ? ' attribute' : ''}`), [

@@ -41,6 +41,7 @@ const PHRASES: [RegExp, string][] = [
   [/\bcontinuous[\s-]+integration\b/i, 'ci'],
   [/\bregular[\s-]+expressions?\b/i, 'regex'],
   [/\bgarbage[\s-]+collect(?:ion|ions|ed|s|or|ing)?\b/i, 'gc'],
+  [/\breference[\s-]+count(?:s|ed|ing)?\b/i, 'refcount'],
   [/\binternationali[sz]ation\b/i, 'i18n'],
   [/\blocali[sz]ation\b/i, 'l10n'],
   [/\bdomain[\s-]+name[\s-]+(?:system|service)\b/i, 'dns'],

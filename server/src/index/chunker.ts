@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import MarkdownIt from 'markdown-it';
 import type { Language as TSLanguage, Node as TSNode, Parser as TSParser } from 'web-tree-sitter';
-import { declaratorName, implTypeName, languageOfExt, unfieldedName, type LanguageInfo } from './languages';
+import { assignedFunction, declaratorName, implTypeName, isFunctionValue, languageOfExt, unfieldedName, type LanguageInfo } from './languages';
 
 /** One piece of a file: what is searched, embedded and returned as a snippet. */
 export interface Chunk {
@@ -96,6 +96,8 @@ async function grammar(file: string): Promise<TSLanguage | null> {
 
 const DEF = /function|method|class|interface|struct|enum|impl|trait|module|namespace|type_alias|constructor|decorated_definition|lexical_declaration|variable_declaration|type_declaration|object_declaration|export_statement|arrow_function|macro_definition|protocol_declaration|init_declaration/;
 
+const CLASS_FIELD = /^(public_)?field_definition$/;
+
 /**
  * A declared name as a chunk's name list can hold it: not a destructuring pattern (`{ green, red }`,
  * whose comma reads as two names) nor a module's string (`declare module '*.vue'`).
@@ -124,6 +126,18 @@ function isMacroPrefix(n: TSNode): boolean {
 /** The name a definition node declares, if any. */
 function defName(n: TSNode): string | undefined {
   // C#'s `namespace Polly;` holds nothing: a chunk of its usings and a class's doc comment is not `Polly`.
+  if (CLASS_FIELD.test(n.type)) {
+    // `produce = (base, recipe) => {…}` in a class body: a method in all but syntax (immer's
+    // `Immer.produce`, a React component's handlers). A plain field names nothing.
+    const name = n.childForFieldName('name') ?? n.childForFieldName('property');
+    const value = n.childForFieldName('value');
+    return name && value && isFunctionValue(value) ? nameLike(name.text) : undefined;
+  }
+  if (n.type === 'expression_statement') {
+    // `exports.entry = function (…) {…}`, `Router.prototype.use = function use(…)`: CommonJS's definitions.
+    const assigned = assignedFunction(n);
+    return assigned ? nameLike(assigned.name) : undefined;
+  }
   if (!DEF.test(n.type) || n.type === 'file_scoped_namespace_declaration' || isExportMacro(n)) return undefined;
   const name = n.childForFieldName('name') ?? unfieldedName(n);
   if (name) return nameLike(name.text);
@@ -195,6 +209,57 @@ function isComponentOptions(n: TSNode): boolean {
 
 const FUNCTION_LIKE = /function|method|arrow_function|constructor|lambda|closure/;
 
+/** Ruby's modules, C#'s, C++'s and PHP's block namespaces, TypeScript's `namespace`. */
+const NAMESPACE = /^(module|namespace_declaration|namespace_definition|internal_module)$/;
+const BODY = /^(body_statement|declaration_list|compound_statement|statement_block|class_body|field_declaration_list)$/;
+
+/** A namespace's body, or the node itself where the grammar has none. */
+function bodyOf(ns: TSNode): TSNode {
+  return ns.childForFieldName('body') ?? ns.namedChildren.find((c): c is TSNode => !!c && BODY.test(c.type)) ?? ns;
+}
+
+/**
+ * The namespaces a piece lies in, each the only definition of the one around it, as its parents:
+ * a small Ruby file's `module Grape; module Validations; module Validators; class SameAsValidator`
+ * is `Grape › Validations › Validators › SameAsValidator › validate_param!`, where listing them
+ * beside each other (four names at most) named it `Grape, Validations` and left the class out.
+ * Returns the node whose definitions name the piece, and the namespaces' names.
+ */
+function namespaceChain(n: TSNode): { node: TSNode; chain: string[] } {
+  const chain: string[] = [];
+  let node = n;
+  for (let k = 0; k < 8; k++) {
+    let ns: TSNode | undefined = NAMESPACE.test(node.type) ? node : undefined;
+    if (!ns) {
+      const defs = node.namedChildren.filter((c): c is TSNode => !!c && defName(c) !== undefined);
+      // `export namespace Parse {…}` is an export node around the namespace.
+      const only = defs.length === 1 ? (defs[0]!.type === 'export_statement' ? defs[0]!.childForFieldName('declaration') : defs[0]) : undefined;
+      if (only && NAMESPACE.test(only.type)) ns = only;
+    }
+    const name = ns && defName(ns);
+    // A namespace without a body (PHP's `namespace Slim;`) is a statement, not what holds the piece.
+    const body = ns && bodyOf(ns);
+    if (!ns || !name || body === ns) break;
+    chain.push(name);
+    node = body!;
+  }
+  // The one class in them is a parent too: `SameAsValidator`'s methods are its own, not the
+  // namespace's (a reader's `Grape.Validations.Validators.validate_param!` had lost the class).
+  if (chain.length) {
+    const defs = node.namedChildren.filter((c): c is TSNode => !!c && defName(c) !== undefined);
+    const only = defs.length === 1 ? defs[0]! : undefined;
+    const body = only && CLASS_LIKE.test(only.type) ? bodyOf(only) : undefined;
+    if (only && body && body !== only) {
+      chain.push(defName(only)!);
+      node = body;
+    }
+  }
+  return { node, chain };
+}
+
+/** A class, struct or interface declaration, whose body holds its members. */
+const CLASS_LIKE = /^(class|class_declaration|struct_declaration|interface_declaration|record_declaration|class_specifier|struct_specifier)$/;
+
 interface Piece {
   start: number; // 0-based row
   end: number; // 0-based row, inclusive
@@ -213,11 +278,12 @@ function splitNode(n: TSNode, parents: string[], out: Piece[], lines: string[], 
   if ((end - start + 1 <= MAX_LINES && chars <= MAX_CHARS) || n.namedChildCount === 0) {
     const names: string[] = [];
     // A piece of a big function's body is named by the function (its parent), not by its locals.
-    if (!inFunction) collectNames(n, 0, names);
+    const { node, chain } = inFunction ? { node: n, chain: [] } : namespaceChain(n);
+    if (!inFunction) collectNames(node, 0, names);
     // A decorated definition too big for one piece names its parts; the definition inside it is
     // that one name, not a second level (`Mixin › set_policy`, not `Mixin › set_policy › set_policy`).
     const own = name && parents.at(-1) === name && names[0] === name ? parents.slice(0, -1) : parents;
-    out.push({ start, end, chars, names, parents: own });
+    out.push({ start, end, chars, names, parents: chain.length ? [...own, ...chain] : own });
     return;
   }
   // `export function f` is an export node around a function node, both named f: one level, not two.

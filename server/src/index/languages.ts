@@ -122,29 +122,76 @@ export function isGeneratedCode(chunks: readonly { text: string; startLine?: num
   return GENERATED_HEADER.test(first.text.split('\n', HEADER_LINES).join('\n'));
 }
 
+/** Languages whose comments are `//` and `/* … *\/`. */
+const C_COMMENTS = new Set(['go', 'c', 'cpp', 'csharp', 'java', 'kotlin', 'swift', 'javascript', 'typescript', 'tsx', 'rust', 'php', 'scala']);
+/** A package clause (`package validator`), which a file of documentation holds besides its comment. */
+const PACKAGE_CLAUSE = /^(?:package\s+[\w.]+;?|<\?php)$/;
+/** Comment lines a file of documentation holds at least. */
+const DOC_FILE_LINES = 10;
+
+/**
+ * A code file of comments alone, besides its package clause: Go's `doc.go` (go-playground/validator's
+ * 1,600 lines of the package's documentation answered "how does the required validation work?",
+ * "how does dive validate slices?" and "what happens when a field is a nil pointer?"). It reads as
+ * documentation does, not as where anything is done.
+ */
+export function isDocumentationOnly(language: string, chunks: readonly { text: string }[]): boolean {
+  if (!C_COMMENTS.has(language)) return false;
+  let inBlock = false;
+  let comments = 0;
+  for (const chunk of chunks) {
+    for (const raw of chunk.text.split('\n')) {
+      const line = raw.trim();
+      if (inBlock) {
+        comments++;
+        const end = line.indexOf('*/');
+        if (end >= 0) {
+          if (line.slice(end + 2).trim()) return false;
+          inBlock = false;
+        }
+      } else if (!line || PACKAGE_CLAUSE.test(line)) continue;
+      else if (line.startsWith('//')) comments++;
+      else if (line.startsWith('/*')) {
+        comments++;
+        const end = line.indexOf('*/', 2);
+        if (end < 0) inBlock = true;
+        else if (line.slice(end + 2).trim()) return false;
+      } else return false;
+    }
+  }
+  return comments >= DOC_FILE_LINES;
+}
+
 /** Source code (as opposed to prose, data or config): what "where is this implemented" is about. */
 export function isCode(lang: LanguageInfo): boolean {
   return !!lang.grammar || ['vue', 'svelte', 'scala', 'lua', 'shell', 'sql'].includes(lang.id);
 }
 
-const TEST_PATH = /(^|\/)(tests?|tests?[-_][\w.-]+|test(?:helpers?|utils?|support|lib)|__tests__|__mocks__|__fixtures__|__testfixtures__|testing|testdata|test-data|spec|specs|e2e|runtime-tests?|playground|fixtures?|mocks?)\/|(^|\/)[^/]*[-_.]tests\/|\.(test|spec|e2e|mock|cy)\.[a-z]+$|[-_]mocks?\.[a-z]+$|(^|\/)mocks?_[^/]*$|(^|\/)test_[^/]*$|_(tests?|spec)\.[a-z]+$|-tests?\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|cs)$|(^|\/)(conftest|tests)\.py$|(^|\/)tests?\.(?:c|cc|cpp|cxx|sh|bash|[cm]?[jt]sx?)$|\.feature$|(^|\/)features\/(?:steps|step_definitions|support)\//i;
+const TEST_PATH = /(^|\/)(tests?|tests?[-_][\w.-]+|(?:unit|integration|functional|acceptance|system|smoke|regression|component|contract)(?:[-_]tests?|tests)|test(?:helpers?|utils?|support|lib)|__tests__|__mocks__|__fixtures__|__testfixtures__|testing|testdata|test-data|spec|specs|e2e|runtime-tests?|playground|fixtures?|mocks?)\/|(^|\/)[^/]*[-_.]tests\/|\.(test|spec|e2e|mock|cy)\.[a-z]+$|[-_]mocks?\.[a-z]+$|(^|\/)mocks?_[^/]*$|(^|\/)test_[^/]*$|_(tests?|spec)\.[a-z]+$|-tests?\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|cs)$|(^|\/)(conftest|tests)\.py$|(^|\/)tests?\.(?:c|cc|cpp|cxx|sh|bash|[cm]?[jt]sx?)$|\.feature$|(^|\/)features\/(?:steps|step_definitions|support)\//i;
 
 /** JUnit's, NUnit's and XCTest's test classes by name (`CartTest.java`, `CartTests.cs`); case-sensitive, as `latest.java` is none. */
 const TEST_CLASS_FILE = /(^|\/|[a-z0-9])Tests?\.(java|kt|cs|swift)$/;
+
+/**
+ * Gradle's and Kotlin Multiplatform's test source sets (`src/commonTest/`, `src/jvmTest/`,
+ * `src/androidTest/`, `src/integrationTest/`, `src/testFixtures/`); case-sensitive, as `src/latest/` is none.
+ */
+const TEST_SOURCE_SET = /(^|\/)src\/(?:[a-z][A-Za-z]*(?:Test|Tests|TestFixtures)|testFixtures)\//;
 
 /**
  * Tests, mocks, fixtures, playgrounds and a project's helpers for its tests (axum's `test_helpers/`,
  * pylint's `testutils/`) in JS/TS, Python, Go, Rust and Java layouts (Django's `tests.py`, .NET's
  * `App.Tests/`, `integration_tests/`, RSpec's `_spec.rb`, Cypress's `.cy.ts`, jscodeshift's
  * `__testfixtures__/`, rack's `mock_response.rb` and gomock's `mock_store.go`, a file named `test` (hiredis'
- * `test.c`), Cucumber's `.feature` files and steps, React Router's `integration/rsc-nonce-test.ts` — a hyphen before "test"
+ * `test.c`), Cucumber's `.feature` files and steps, Gradle's test source sets (okhttp's `src/commonTest/`),
+ * test projects named by their kind (AutoMapper's `src/UnitTests/`, `src/IntegrationTests/`), React Router's `integration/rsc-nonce-test.ts` — a hyphen before "test"
  * counts in code files only: a CI workflow's `primer-test.yaml` is no test, and a hyphen before
  * "spec" never counts, `zarr-encoding-spec.rst` being a specification): rarely the answer to
  * "where is this implemented".
  */
 export function isTestPath(relPath: string): boolean {
   const p = relPath.replace(/\\/g, '/');
-  return TEST_PATH.test(p) || TEST_CLASS_FILE.test(p);
+  return TEST_PATH.test(p) || TEST_CLASS_FILE.test(p) || TEST_SOURCE_SET.test(p);
 }
 
 /**
@@ -253,7 +300,15 @@ export function isCatalogPath(relPath: string): boolean {
 const PROJECT_CONFIG_PATH =
   /(^|\/)([jt]sconfig[^/]*\.json|package(-lock)?\.json|jsr\.json|deno\.jsonc?|bunfig\.toml|pnpm-(lock|workspace)\.yaml|yarn\.lock|[^/]*\.lock|pyproject\.toml|setup\.cfg|tox\.ini|pytest\.ini|MANIFEST\.in|\.pre-commit-config\.ya?ml|\.readthedocs\.ya?ml|\.editorconfig|\.gitignore|\.gitattributes|\.npmignore|\.eslintrc[^/]*|\.prettierrc[^/]*|(eslint|prettier|vitest|jest|tsup|rollup|babel|commitlint|lint-staged)\.config\.[a-z]+|[\w-]+\.conf(?:ig)?\.[cm]?[jt]s|(?:Gruntfile|gulpfile)\.[cm]?[jt]s|renovate\.json5?|codecov\.ya?ml|\.github\/(workflows\/)?[^/]+\.ya?ml|go\.(mod|sum|work)|Cargo\.toml|\.golangci\.ya?ml|requirements[^/]*\.txt|Gemfile|composer\.json|pom\.xml|build\.gradle(\.kts)?|module-info\.java|[^/]+\.(csproj|fsproj|vbproj|sln)|Directory\.(Build|Packages)\.(props|targets))$/i;
 /** A project's papers (licence, maintainers, how to contribute or report a vulnerability): by their upper-case names. */
-const PROJECT_PAPERS_PATH = /(^|\/)(LICEN[CS]E|COPYING|NOTICE|MAINTAINERS|SECURITY|CODE_OF_CONDUCT|CONTRIBUTING|AUTHORS|CONTRIBUTORS|CODEOWNERS|FUNDING|SUPPORT|GOVERNANCE)(\.(md|txt|rst|ya?ml))?$/;
+const PROJECT_PAPERS_PATH = /(^|\/)(LICEN[CS]E|COPYING|NOTICE|MAINTAINERS|SECURITY|CODE_OF_CONDUCT|CONTRIBUTING|AUTHORS|CONTRIBUTORS|CODEOWNERS|FUNDING|SUPPORT|GOVERNANCE|CLAUDE|AGENTS|GEMINI)(\.(md|txt|rst|ya?ml))?$/;
+/**
+ * A project's citation records (tqdm's `.zenodo.json`, `CITATION.cff`) and its notes for AI
+ * assistants (`llms.txt`, `llms-full.txt`, Cursor's and Windsurf's rules,
+ * Copilot's instructions; `CLAUDE.md` and `AGENTS.md` above): a summary of every part, in the words
+ * of every question (echo's `llms-full.txt` answered "how does the recover middleware handle a
+ * panic?" beside `middleware/recover.go`), where nothing is done.
+ */
+const ASSISTANT_NOTES_PATH = /(^|\/)(\.zenodo\.json|CITATION\.(?:cff|bib)|codemeta\.json|llms(?:-full)?\.txt|\.cursorrules|\.windsurfrules|\.clinerules|copilot-instructions\.md)$|(^|\/)\.cursor\/rules\//i;
 
 /**
  * A project's build, packaging and tool settings: they list the project's paths and names
@@ -262,7 +317,7 @@ const PROJECT_PAPERS_PATH = /(^|\/)(LICEN[CS]E|COPYING|NOTICE|MAINTAINERS|SECURI
  */
 export function isProjectConfigPath(relPath: string): boolean {
   const p = relPath.replace(/\\/g, '/');
-  return PROJECT_CONFIG_PATH.test(p) || PROJECT_PAPERS_PATH.test(p);
+  return PROJECT_CONFIG_PATH.test(p) || PROJECT_PAPERS_PATH.test(p) || ASSISTANT_NOTES_PATH.test(p);
 }
 
 const VENDORED_PATH = /(^|\/)(vendors?|_vendor|vendored|bundled|third[-_]?party|extern(?:als?)?)\//i;
@@ -289,9 +344,14 @@ export function isToolingPath(relPath: string): boolean {
   return TOOLING_PATH.test(relPath.replace(/\\/g, '/'));
 }
 
-const EXAMPLE_PATH = /(^|\/)_?(examples?|samples?|demos?|benchmarks?|benches|bench|asv_bench)\/|(^|\/)(?:prisma|db|database)\/(?:seeds?\.[a-z]+$|seed(?:s|ers)?\/)|\.bench\.[a-z]+$|(^|\/)docs?(?:_src)?\/(.*\/)?[^/]+\.(py|pyi|[cm]?[jt]sx?|go|rs|java|rb|php|cs)$/i;
+const EXAMPLE_PATH = /(^|\/)_?(examples?|samples?|demos?|benchmarks?|benches|bench|asv_bench|perf(?:ormance)?[-_]?test(?:s|ing)?|__perf(?:ormance)?_tests__|__benchmarks__)\/|(^|\/)(?:prisma|db|database)\/(?:seeds?\.[a-z]+$|seed(?:s|ers)?\/)|\.bench\.[a-z]+$|\.ipynb$|(^|\/)docs?(?:_src)?\/(.*\/)?[^/]+\.(py|pyi|[cm]?[jt]sx?|go|rs|java|rb|php|cs|c|cc|cpp|kt|swift)$/i;
 
-/** Examples, benchmarks, code inside documentation and a database's seed data (`prisma/seed.ts`, `db/seeds.rb`): illustrations of the code, not the code. */
+/**
+ * Examples, benchmarks (immer's `perf-testing/` and `__performance_tests__/`), notebooks (tqdm's
+ * `DEMO.ipynb` answered "how does the pandas integration work?"), code inside
+ * documentation and a database's seed data (`prisma/seed.ts`, `db/seeds.rb`): illustrations of the
+ * code, not the code.
+ */
 export function isExamplePath(relPath: string): boolean {
   const p = relPath.replace(/\\/g, '/');
   const root = JVM_SOURCE_ROOT.exec(p);
@@ -413,4 +473,29 @@ const UNFIELDED_DEFINITION = /^(class_declaration|object_declaration|function_de
 export function unfieldedName(n: TSNode): TSNode | undefined {
   if (!UNFIELDED_DEFINITION.test(n.type)) return undefined;
   return n.namedChildren.find((c): c is TSNode => !!c && (c.type === 'type_identifier' || c.type === 'simple_identifier'));
+}
+
+const FUNCTION_VALUE = /^(function_expression|function|arrow_function|generator_function)$/;
+
+/** Whether a JavaScript value node is a function (`function (…) {…}`, `(…) => …`, a generator). */
+export function isFunctionValue(value: TSNode): boolean {
+  return FUNCTION_VALUE.test(value.type);
+}
+
+/**
+ * A function (or class) that a JavaScript statement assigns to a property, as CommonJS code
+ * defines them: `exports.entry = function (…)` is `entry` (joi's validator.js named no chunk and
+ * defined nothing), `Router.prototype.use = function use(…)` is `Router`'s `use`, `app.init =
+ * function init()` is `app`'s `init`. Its owner is none for `exports` and `module.exports`.
+ */
+export function assignedFunction(statement: TSNode): { name: string; owner?: string; value: TSNode } | undefined {
+  const a = statement.namedChildren[0];
+  if (a?.type !== 'assignment_expression') return undefined;
+  const left = a.childForFieldName('left');
+  const value = a.childForFieldName('right');
+  if (left?.type !== 'member_expression' || !value || !(isFunctionValue(value) || value.type === 'class')) return undefined;
+  const name = left.childForFieldName('property')?.text;
+  const object = left.childForFieldName('object')?.text.replace(/\.prototype$/, '');
+  if (!name || !object || !/^[A-Za-z_$][\w$]*$/.test(name)) return undefined;
+  return { name, owner: /^(exports|module\.exports)$/.test(object) || !/^[A-Za-z_$][\w$]*$/.test(object) ? undefined : object, value };
 }

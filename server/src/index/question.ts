@@ -73,7 +73,7 @@ const MAX_QUESTION_CHARS = 600;
  * not dropped: a repository about "patterns" still finds them.
  */
 const FRAMING = (
-  'happen happens happened occur occurs relationship relation relate related interaction interact interacts ' +
+  'happen happens happened occur occurs done relationship relation relate related interaction interact interacts ' +
   'mechanism mechanisms architecture architectural design designed approach role purpose responsible responsibility ' +
   'behavior behaviour behave behaves implement implemented implementation implementations located location locate ' +
   'defined define definition work works working affect affects ensure ensures ensuring determine determines ' +

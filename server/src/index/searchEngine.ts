@@ -7,7 +7,7 @@
 import { Bm25, countTerms, type QueryTerm } from './bm25';
 import { terms, pathTerms, wordRuns } from './tokens';
 import { parseQuery, matchesHint, MAX_QUERY_TERMS, type ParsedQuery } from './query';
-import { isTestPath, isRustTestCode, rustTestModules, isExamplePath, asksAboutExamples, isChangelogPath, isDeclarationPath, isCatalogPath, isProjectConfigPath, isVendoredPath, isInterfaceOnly, isToolingPath, isExceptionFile, isGeneratedCode } from './languages';
+import { isTestPath, isRustTestCode, rustTestModules, isExamplePath, asksAboutExamples, isChangelogPath, isDeclarationPath, isCatalogPath, isProjectConfigPath, isVendoredPath, isInterfaceOnly, isToolingPath, isExceptionFile, isGeneratedCode, isDocumentationOnly } from './languages';
 import { findReferences, symbolTargets, type SymbolIndex, type SymbolTarget } from './symbols';
 import { fuse, sortTop, SORTED_FILES, type FusionMethod } from './fusion';
 import { Companions, declaredIds } from './companions';
@@ -546,7 +546,7 @@ export class SearchEngine {
     }
     const fileDoc = this.fileIdx.add(fileTf, fileLen);
     const pathDoc = this.pathIdx.add(countTerms(pTerms), pTerms.length);
-    const entry: FileEntry = { key, rel, chunks: docs, fileDoc, pathDoc, test: isTestPath(rel), example: isExamplePath(rel), code: chunks[0]!.code, changelog: !chunks[0]!.code && isChangelogPath(rel) };
+    const entry: FileEntry = { key, rel, chunks: docs, fileDoc, pathDoc, test: isTestPath(rel), example: isExamplePath(rel), code: chunks[0]!.code && !isDocumentationOnly(chunks[0]!.language, chunks), changelog: !chunks[0]!.code && isChangelogPath(rel) };
     for (const d of docs) this.chunkFile[d] = fileDoc;
     this.fileByDoc[fileDoc] = entry;
     if (fileDoc >= this.fileFlags.length) {

@@ -54,9 +54,12 @@ export function tableKey(prefix: string, s: string): string {
  * chunk and stay on their definition's line, C's include guards, `extern "C"` and `#if` are no level
  * of nesting, Rust's `macro_rules!` names a chunk, `impl … for &'a mut T` is `T`, and a long string (a
  * docstring) is cut into line windows from its first line; a Vue or Svelte component's `<script>` is
- * chunked by its grammar; 5: Kotlin and Swift are chunked by grammars of their own, not in line windows.
+ * chunked by its grammar; 5: Kotlin and Swift are chunked by grammars of their own, not in line windows;
+ * 6: a JS/TS class field holding a function (`produce = (base) => {…}`) names its chunk, as does a
+ * CommonJS assignment of one (`exports.entry = function …`, also a definition now); a small file's
+ * namespaces around its one definition are its chunk's parents (`Grape › Validations › …`).
  */
-export const CHUNKS_FORMAT = 5;
+export const CHUNKS_FORMAT = 6;
 
 function chunksName(folder: string, format: number): string {
   return tableKey('chunks', folder) + (format > 1 ? `_v${format}` : '');

@@ -1,6 +1,6 @@
 import type { Node as TSNode } from 'web-tree-sitter';
 import type { SymbolKind, SymbolDefinition, SymbolReference } from '../protocol/symbols';
-import { declaratorName, docstringLines, implTypeName, isExamplePath, isTestPath, unfieldedName, withoutTrailingComment } from './languages';
+import { assignedFunction, isFunctionValue, declaratorName, docstringLines, implTypeName, isExamplePath, isTestPath, unfieldedName, withoutTrailingComment } from './languages';
 import { isStopWord, terms, wordRuns } from './tokens';
 
 /**
@@ -220,7 +220,7 @@ export function extractDefinitions(root: TSNode, lines: string[]): FileSymbol[] 
       // `onError = (handler) => {…}` in a class body: a method in all but syntax.
       const name = n.childForFieldName('name') ?? n.childForFieldName('property');
       const value = n.childForFieldName('value');
-      if (name && name.text.length <= MAX_NAME && value && /^(arrow_function|function_expression|function)$/.test(value.type)) push(n, name.text, 'method', scope);
+      if (name && name.text.length <= MAX_NAME && value && isFunctionValue(value)) push(n, name.text, 'method', scope);
       // A field (`router: Router = new TrieRouter()`) is the class's attribute.
       else if (name) attribute(name.text, n.startPosition.row, scope);
       return;
@@ -281,7 +281,7 @@ export function extractDefinitions(root: TSNode, lines: string[]): FileSymbol[] 
         const nm = d.childForFieldName('name');
         if (nm?.type !== 'identifier' || nm.text.length > MAX_NAME) continue;
         const value = d.childForFieldName('value');
-        if (value && /^(arrow_function|function_expression|function|generator_function)$/.test(value.type)) push(n, nm.text, 'function', scope, n);
+        if (value && isFunctionValue(value)) push(n, nm.text, 'function', scope, n);
         else if (value && value.type === 'class') push(n, nm.text, 'class', scope, n);
         else if (isConst && (exported || UPPER_CONST.test(nm.text))) push(n, nm.text, 'constant', scope, n);
       }
@@ -293,6 +293,13 @@ export function extractDefinitions(root: TSNode, lines: string[]): FileSymbol[] 
       return;
     }
     if (t === 'expression_statement' && scope.length === 0) {
+      // JavaScript: `exports.entry = function (…)`, `Router.prototype.use = function use(…)`.
+      const assigned = assignedFunction(n);
+      if (assigned && assigned.name.length <= MAX_NAME) {
+        const kind: SymbolKind = assigned.value.type === 'class' ? 'class' : assigned.owner ? 'method' : 'function';
+        push(n, assigned.name, kind, assigned.owner ? [assigned.owner] : []);
+        return;
+      }
       // Python: `MAX_SIZE = 10` at module level.
       const a = n.namedChildren[0];
       const left = a?.type === 'assignment' ? a.childForFieldName('left') : null;
