@@ -550,6 +550,39 @@ describe('extractive answerer: the order of the places', () => {
     assert.match(leadSentence([m!], 'createCache'), /calls it/);
   });
 
+  it('"where is X called?": the callers come before X\'s own body, whose calls of X are recursion (loguru\'s `_make_rotation_function`)', () => {
+    const own = { ...passage(0, 'loguru/_file_sink.py', '        if isinstance(rotation, str):\n            size = parse_size(rotation)\n            if size is not None:\n                return FileSink._make_rotation_function(size)\n'), language: 'python', symbol: 'FileSink › _make_rotation_function', retrieval: 1 };
+    const init = { ...passage(1, 'loguru/_file_sink.py', '    def __init__(self, path, *, rotation=None):\n        self._rotation_function = self._make_rotation_function(rotation)\n'), language: 'python', symbol: 'FileSink › __init__, write', retrieval: 0.7 };
+    assert.deepEqual(callSitesFirst('FileSink._make_rotation_function', [own, init]), [1, 0]);
+  });
+
+  it('"where is X used?": a call of a class\'s static member (`ErrorMiddleware.default(…)`) uses the class, before its definition', () => {
+    const def = { ...passage(0, 'Sources/Vapor/Middleware/ErrorMiddleware.swift', 'public final class ErrorMiddleware: Middleware {\n    public static func `default`(environment: Environment) -> ErrorMiddleware {\n        return .init { req, error in Response(status: .internalServerError) }\n    }\n}'), language: 'swift', symbol: 'ErrorMiddleware', retrieval: 1 };
+    const use = { ...passage(1, 'Sources/Vapor/Middleware/Application+Middleware.swift', 'var new = Middlewares()\nnew.use(ErrorMiddleware.default(environment: self.environment))\nreturn new'), language: 'swift', retrieval: 0.6 };
+    assert.deepEqual(callSitesFirst('ErrorMiddleware', [def, use]), [1, 0]);
+    // A lower-case name followed by a member is an object's method, not the name used.
+    const obj = { ...passage(1, 'src/app.ts', 'const n = config.load(path);'), language: 'typescript', retrieval: 0.6 };
+    assert.deepEqual(callSitesFirst('config', [{ ...passage(0, 'src/config.ts', 'export function config() {\n  return {};\n}'), language: 'typescript', retrieval: 1 }, obj]), [0, 1]);
+  });
+
+  it('a file\'s head of imports alone is no place to cite (AutoMapper\'s `using System.Collections;` for "how are collections mapped?"), a head with a doc comment is', () => {
+    const head = { ...passage(0, 'src/AutoMapper/Mappers/CollectionMapper.cs', 'using System.Collections;\nusing System.Collections.ObjectModel;\nusing System.Collections.Specialized;\nnamespace AutoMapper.Internal.Mappers;\nusing static ReflectionHelper;'), language: 'csharp', retrieval: 1 };
+    const code = { ...passage(1, 'src/AutoMapper/Mappers/CollectionMapper.cs', 'public Expression MapExpression(IGlobalConfiguration configuration, Expression sourceExpression)\n{\n    var destinationCollectionType = destExpression.Type;\n    return MapCollectionCore(destExpression);\n}'), language: 'csharp', symbol: 'CollectionMapper › MapExpression', retrieval: 0.9 };
+    assert.equal(rankPlaces('how are collections mapped?', [head, code])[0]!.passage.index, 1);
+    // hono's compose.ts starts with its imports and `compose`'s doc comment: that chunk is compose's.
+    const documented = { ...passage(0, 'src/compose.ts', "import type { Context } from './context'\n\n/**\n * Compose middleware functions into a single function.\n */"), symbol: 'compose', retrieval: 1 };
+    const other = { ...passage(1, 'src/middleware/combine/index.ts', 'export const some = (...middleware) => {\n  return async function some(c, next) {}\n}'), symbol: 'some', retrieval: 0.5 };
+    assert.equal(rankPlaces('how are middleware composed?', [documented, other])[0]!.passage.index, 0);
+  });
+
+  it('asked how the code does something, a document\'s page on it comes after the code (pino\'s docs/redaction.md); asked how to do it, or why, in its order', () => {
+    const doc = { ...passage(0, 'docs/redaction.md', '# Redaction\n\nRedaction of sensitive fields: pino redacts the paths given in `redact`, replacing each value with `[Redacted]`.'), language: 'markdown', symbol: 'Redaction', retrieval: 1 };
+    const code = { ...passage(1, 'lib/redaction.js', "function redaction (opts, serialize) {\n  const { paths, censor } = handle(opts)\n  const fields = paths.reduce((o, str) => o, {})\n  return fastRedact({ paths, censor })\n}"), language: 'javascript', symbol: 'redaction', retrieval: 0.8 };
+    assert.deepEqual(answerOrder('how are sensitive fields redacted?', [doc, code]).order, [1, 0]);
+    assert.deepEqual(answerOrder('how do I redact sensitive fields?', [doc, code]).order, [0, 1], 'how to use it: the guide answers');
+    assert.deepEqual(answerOrder('why are sensitive fields redacted twice?', [doc, code]).order, [0, 1], 'why: the document may say');
+  });
+
   it('"where is X called?": a call comes first, not an import or export list that names X', () => {
     const ps: Passage[] = [
       passage(0, 'packages/router/index.ts', 'export {\n  createBrowserRouter,\n  createHashRouter,\n} from "./lib/dom";\nimport {\n  createBrowserRouter as cbr,\n} from "./lib/dom";'),

@@ -104,7 +104,9 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
   // `r: Rule)`): a call first (`getattr(self.response, …)` passes an attribute named like the method).
   // A generic call too: C#'s and Java's `new RetryStrategyOptions<int>()`, TypeScript's `f<T>(…)`.
   const direct = callPattern(symbol);
-  const call = new RegExp(`${direct.source}|(?<![[:]\\s*)\\b${leaf}\\b(?=\\s*[,)\\]])|@${leaf}\\b`);
+  // A class's static member called (Vapor's `ErrorMiddleware.default(environment:)`) uses the class too.
+  const statics = /^[A-Z]/.test(leaf) ? `|(?<![\\w.$])${leaf}\\.[A-Za-z_$][\\w$]*\\s*\\(` : '';
+  const call = new RegExp(`${direct.source}|(?<![[:]\\s*)\\b${leaf}\\b(?=\\s*[,)\\]])|@${leaf}\\b${statics}`);
   const defines = definitionLine(symbol);
   // Neither a comment, its definition line nor an import or export list (`export { a, b, }`, `from m import (a, b)`) calls it.
   // Nor does an example in a Python docstring.
@@ -117,7 +119,7 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
     const text = notCalls(p);
     const inDoc = docstringLines(p.text, p.path);
     return {
-      i, direct: direct.test(text), calls: call.test(text), defines: p.text.split('\n').some((l, k) => !inDoc[k] && defines(l)),
+      i, direct: direct.test(text), calls: call.test(text), defines: p.text.split('\n').some((l, k) => !inDoc[k] && defines(l)), own: isPieceOf(p, leafName(symbol)),
       test: testsFirst && isTestPassage(p), doc: !examples && !!p.path && !!languageOf(p.path).markdown,
       owned: !!owner && calledOnOwner(text, p, owner, leaf),
     };
@@ -129,10 +131,18 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
   // A call on the class asked about (`c.Execute()` in a method of `Command` for `Command.Execute`)
   // is one, also beside the definition; a call on something else named so (`t.Execute(w, data)` on
   // a template) comes after it.
+  // The function's own body calls it only to recurse (loguru's `_make_rotation_function` calls
+  // itself four times; `FileSink.__init__` is the caller asked for): a definition that calls it.
   const rank = (x: (typeof order)[number]) =>
-    named?.has(x.i) ? -1 : x.calls && x.doc ? 2.5 : x.owned && !x.doc ? 0 : x.calls && !x.defines ? (x.direct ? (owner && order.some((o) => o.owned) ? 0.5 : 0) : 1) : x.calls ? 2 : 3;
+    named?.has(x.i) ? -1 : x.calls && x.doc ? 2.5 : x.owned && !x.doc && !x.own ? 0 : x.calls && !x.defines && !x.own ? (x.direct ? (owner && order.some((o) => o.owned) ? 0.5 : 0) : 1) : x.calls ? 2 : 3;
   // "Where is X tested?": of the places that call X, the tests' first.
   return order.sort((a, b) => rank(a) - rank(b) || Number(b.test) - Number(a.test) || a.i - b.i).map((x) => x.i);
+}
+
+/** Whether a passage is a piece of the definition of `leaf` alone (its chunk is named `FileSink › _make_rotation_function`). */
+function isPieceOf(p: Passage, leaf: string): boolean {
+  const leaves = p.symbol?.split(/\s*›\s*/).pop()?.split(/\s*,\s*/);
+  return leaves?.length === 1 && leaves[0]!.trim() === leaf;
 }
 
 /**

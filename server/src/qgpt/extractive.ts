@@ -482,6 +482,25 @@ function signatureName(lines: string[], i: number): string | undefined {
 /** An import or include line, in the languages the index reads. */
 const IMPORT_LINE = /^\s*(?:import\s|from\s+[\w.]+\s+import\s|#\s*include\b|using\s+(?:static\s+)?[\w.]+\s*;|use\s+[\w\\:{}, ]+;|require(?:_relative)?[\s(]|(?:const|let|var)\s+[\w{}\s,]+=\s*require\()/;
 
+/** A package or namespace clause, a PHP or strict-mode opening: what a file's head of imports holds besides them. */
+const HEAD_LINE = /^\s*(?:(?:namespace|package)\s+[\w.\\]+\s*;?|<\?php|['"]use strict['"];?)\s*$/;
+/** The share of its score a head of imports keeps as a place ({@link importsOnly}). */
+const IMPORTS_ONLY = 0.3;
+
+/** Whether a passage holds imports alone (with a package clause, comments and blank lines). */
+function importsOnly(lines: string[]): boolean {
+  let imports = 0;
+  for (const l of lines) {
+    if (!l.trim() || COMMENT.test(l) || HEAD_LINE.test(l)) continue;
+    if (!IMPORT_LINE.test(l)) return false;
+    imports++;
+  }
+  return imports > 0;
+}
+
+/** "Why …?": a behaviour seen, which a troubleshooting page answers as well as the code. */
+const WHY = /\bwhy\b/i;
+
 /** A Python protocol's name, bare: `__init__`, `__repr__`. */
 const DUNDER = /^__\w+__$/;
 
@@ -573,9 +592,13 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
     const heading = !howTo && !!p.path && !!languageOf(p.path).markdown;
     const named = heading ? 0 : Math.max(nameCoverage(q, p.symbol, total, p.text), ...names.map((name) => nameCoverage(q, name.split(/\.|::|#/).join(' › '), total)));
     const { start: best, quote } = quoteWindow(lines, lineScores);
+    // A file's head of imports alone (AutoMapper's `using System.Collections;` ×3 for "how are
+    // collections mapped?") names what the code below uses: no place, unless asked for a name in
+    // it. A head with a definition's doc comment is named by it (hono's `compose`), and counts.
+    const score = scorePlace(coverage, defines.length > 0, p.retrieval, q.symbols.length > 0, named);
     out.push({
       passage: p,
-      score: scorePlace(coverage, defines.length > 0, p.retrieval, q.symbols.length > 0, named),
+      score: !q.symbols.length && !p.symbol && importsOnly(lines) ? Math.round(score * IMPORTS_ONLY * 1000) / 1000 : score,
       coverage,
       matched,
       defines,
@@ -608,7 +631,12 @@ export function answerOrder(query: string, passages: Passage[]): { order: number
   const example = (p: Passage) => !wantExamples && !!p.path && isExamplePath(p.path);
   const testCall = testCallsAnswer(query, passages);
   const lateTest = (p: Passage) => !wantTests && isTestPassage(p) && !testCall?.(p);
-  const lateness = new Map(ranked.map((m) => [m, Number(lateTest(m.passage) || example(m.passage) || prose(m.passage))]));
+  // Asked how the code does something (not how to use it, nor why something happens), a document's
+  // page on it comes after the code, before tests: pino's docs/redaction.md had led "how are
+  // sensitive fields redacted?" before lib/redaction.js (outside follow-ups 78.6% → 80.4%).
+  const info = analyzeQuestion(query);
+  const page = (p: Passage) => info.natural && !info.howTo && !WHY.test(query) && !wantExamples && !!p.path && !!languageOf(p.path).markdown;
+  const lateness = new Map(ranked.map((m) => [m, lateTest(m.passage) || example(m.passage) || prose(m.passage) ? 1 : page(m.passage) ? 0.5 : 0]));
   const later = (m: PlaceMatch) => lateness.get(m)!;
   const pos = new Map(passages.map((p, i) => [p, i]));
   const sorted = [...ranked].sort((a, b) => later(a) - later(b) || b.score - a.score || a.passage.index - b.passage.index);
