@@ -583,6 +583,13 @@ describe('extractive answerer: the order of the places', () => {
     assert.deepEqual(answerOrder('why are sensitive fields redacted twice?', [doc, code]).order, [0, 1], 'why: the document may say');
   });
 
+  it('asked how the code does something, a declaration file comes after the code (joi\'s `index.d.ts`), unless the question is about types', () => {
+    const decl = { ...passage(0, 'lib/index.d.ts', '/**\n * Validates a value against a schema and throws if validation fails.\n */\nassert(value: any, schema: Schema, message?: string): void;'), symbol: 'Joi › Root › assert', retrieval: 1 };
+    const code = { ...passage(1, 'lib/validator.js', 'exports.validate = function (value, schema, state, prefs) {\n  const result = schema._validate(value, state, prefs);\n  return result;\n};'), language: 'javascript', symbol: 'validate', retrieval: 0.8 };
+    assert.deepEqual(answerOrder('how is a value validated against a schema?', [decl, code]).order, [1, 0]);
+    assert.deepEqual(answerOrder('what type does validating a value against a schema return?', [decl, code]).order, [0, 1], 'about types: the declaration answers');
+  });
+
   it('"where is X called?": a call comes first, not an import or export list that names X', () => {
     const ps: Passage[] = [
       passage(0, 'packages/router/index.ts', 'export {\n  createBrowserRouter,\n  createHashRouter,\n} from "./lib/dom";\nimport {\n  createBrowserRouter as cbr,\n} from "./lib/dom";'),

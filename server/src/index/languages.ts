@@ -241,6 +241,9 @@ export function isChangelogPath(relPath: string): boolean {
   return CHANGELOG_PATH.test(relPath.replace(/\\/g, '/'));
 }
 
+/** A text about types or their declarations: then a declaration file is an answer. */
+export const ABOUT_TYPES = /\b(types?|typings?|typed|declarations?|declares?|d\.ts|stubs?|pyi|typescript|interfaces?|generics?)\b/i;
+
 const DECLARATION_PATH = /\.d\.[cm]?ts$|\.pyi$|(^|\/)(Interfaces|Contracts)\/.*\.php$|Interface\.php$/;
 
 /**

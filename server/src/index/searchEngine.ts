@@ -7,7 +7,7 @@
 import { Bm25, countTerms, type QueryTerm } from './bm25';
 import { terms, pathTerms, wordRuns } from './tokens';
 import { parseQuery, matchesHint, MAX_QUERY_TERMS, type ParsedQuery } from './query';
-import { isTestPath, isRustTestCode, rustTestModules, isExamplePath, asksAboutExamples, isChangelogPath, isDeclarationPath, isCatalogPath, isProjectConfigPath, isVendoredPath, isInterfaceOnly, isToolingPath, isExceptionFile, isGeneratedCode, isDocumentationOnly } from './languages';
+import { isTestPath, isRustTestCode, rustTestModules, isExamplePath, asksAboutExamples, isChangelogPath, isDeclarationPath, isCatalogPath, isProjectConfigPath, isVendoredPath, isInterfaceOnly, isToolingPath, isExceptionFile, isGeneratedCode, isDocumentationOnly, ABOUT_TYPES } from './languages';
 import { findReferences, symbolTargets, type SymbolIndex, type SymbolTarget } from './symbols';
 import { fuse, sortTop, SORTED_FILES, type FusionMethod } from './fusion';
 import { Companions, declaredIds } from './companions';
@@ -1208,7 +1208,6 @@ export function denseLengthFactor(text: string): number {
 const DENSE_FULL_WORDS = 50;
 
 /** A text about types or their declarations: a `.d.ts` or `.pyi` file is an answer then. */
-const ABOUT_TYPES = /\b(types?|typings?|typed|declarations?|declares?|d\.ts|stubs?|pyi|typescript|interfaces?|generics?)\b/i;
 
 /** A text about translations: the catalogs are an answer then. */
 const ABOUT_TRANSLATIONS = /\b(translat\w*|locales?|locali[sz]\w*|i18n|l10n|gettext|po files?|catalogs?|languages?|LC_MESSAGES)\b/i;

@@ -4,7 +4,7 @@ import { queryTerms, textTerms, termCredit, stemKey, leafName, splitIdentifier, 
 import { asksAboutTests, callSiteSymbol, isTestPassage, testNamedAfter } from './intent';
 import { analyzeQuestion } from '../index/question';
 import { goesOnWith } from '../index/chunker';
-import { asksAboutExamples, docstringLines, isExamplePath, languageOf, withoutTrailingComment } from '../index/languages';
+import { ABOUT_TYPES, asksAboutExamples, docstringLines, isDeclarationPath, isExamplePath, languageOf, withoutTrailingComment } from '../index/languages';
 
 /**
  * The built-in extractive answerer: no weights, answers from the snippets themselves — which
@@ -636,7 +636,10 @@ export function answerOrder(query: string, passages: Passage[]): { order: number
   // sensitive fields redacted?" before lib/redaction.js (outside follow-ups 78.6% → 80.4%).
   const info = analyzeQuestion(query);
   const page = (p: Passage) => info.natural && !info.howTo && !WHY.test(query) && !wantExamples && !!p.path && !!languageOf(p.path).markdown;
-  const lateness = new Map(ranked.map((m) => [m, lateTest(m.passage) || example(m.passage) || prose(m.passage) ? 1 : page(m.passage) ? 0.5 : 0]));
+  // So does a declaration file unless the question is about types (joi's `index.d.ts` had led
+  // "how is a value validated against a schema?" before lib/validator.js).
+  const declaration = (p: Passage) => info.natural && !info.howTo && !ABOUT_TYPES.test(query) && !!p.path && isDeclarationPath(p.path);
+  const lateness = new Map(ranked.map((m) => [m, lateTest(m.passage) || example(m.passage) || prose(m.passage) ? 1 : page(m.passage) || declaration(m.passage) ? 0.5 : 0]));
   const later = (m: PlaceMatch) => lateness.get(m)!;
   const pos = new Map(passages.map((p, i) => [p, i]));
   const sorted = [...ranked].sort((a, b) => later(a) - later(b) || b.score - a.score || a.passage.index - b.passage.index);
