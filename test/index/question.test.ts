@@ -76,6 +76,7 @@ describe('question: what a question asks', () => {
     assert.ok(t('Where is the JSON Web Token checked?').includes('jwt'));
     assert.ok(t('How does the query cache garbage collect unused queries?').includes('gc'), 'scheduleGc, gcTime');
     assert.ok(t('how is reference counting done?').includes('refcount'), "jansson's `refcount`");
+    assert.ok(['regex', 'regexp'].every((n) => t('how are route templates compiled into regular expressions?').includes(n)), "gorilla/mux's regexp.go");
     assert.deepEqual(acronymPhrases('internationalization, localization and garbage collection'), [{ name: 'gc', words: 2 }, { name: 'i18n', words: 1 }, { name: 'l10n', words: 1 }]);
     // Initials of arbitrary words are not names.
     assert.ok(!t('is both a direct and a lazy call supported?').includes('bad'));

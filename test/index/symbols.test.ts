@@ -62,6 +62,9 @@ describe('symbols: definitions from the parse', () => {
       'exports[name] = function () {};',
       '',
     ].join('\n');
+    // winston's transports: `module.exports = class File extends TransportStream {…}` is `File`, with its methods.
+    const winston = await defsOf('lib/winston/transports/file.js', 'module.exports = class File extends TransportStream {\n  log(info, callback) {\n    callback();\n  }\n};\nmodule.exports = function () {};\n');
+    assert.deepEqual(winston.map((d) => `${d.kind} ${d.qualifiedName}`), ['class File', 'method File.log']);
     const defs = await defsOf('lib/validator.js', src);
     assert.deepEqual(defs.map((d) => `${d.kind} ${d.qualifiedName} ${d.startLine}-${d.endLine}`), [
       'function entry 2-4', 'function standard 5-5', 'method internals.entry 6-8', 'method Router.use 9-11', 'class internals.Mainstay 12-12',

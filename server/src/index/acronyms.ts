@@ -40,6 +40,8 @@ const PHRASES: [RegExp, string][] = [
   [/\bcontent[\s-]+delivery[\s-]+networks?\b/i, 'cdn'],
   [/\bcontinuous[\s-]+integration\b/i, 'ci'],
   [/\bregular[\s-]+expressions?\b/i, 'regex'],
+  // Go's and JavaScript's spelling (gorilla/mux's regexp.go, `RegExp`).
+  [/\bregular[\s-]+expressions?\b/i, 'regexp'],
   [/\bgarbage[\s-]+collect(?:ion|ions|ed|s|or|ing)?\b/i, 'gc'],
   [/\breference[\s-]+count(?:s|ed|ing)?\b/i, 'refcount'],
   [/\binternationali[sz]ation\b/i, 'i18n'],

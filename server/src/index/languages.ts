@@ -497,6 +497,11 @@ export function assignedFunction(statement: TSNode): { name: string; owner?: str
   const left = a.childForFieldName('left');
   const value = a.childForFieldName('right');
   if (left?.type !== 'member_expression' || !value || !(isFunctionValue(value) || value.type === 'class')) return undefined;
+  // `module.exports = class File extends Transport {…}` exports what the value names itself (winston's transports).
+  if (/^(?:module\.)?exports$/.test(left.text)) {
+    const own = value.childForFieldName('name')?.text;
+    return own ? { name: own, value } : undefined;
+  }
   const name = left.childForFieldName('property')?.text;
   const object = left.childForFieldName('object')?.text.replace(/\.prototype$/, '');
   if (!name || !object || !/^[A-Za-z_$][\w$]*$/.test(name)) return undefined;

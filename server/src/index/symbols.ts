@@ -296,6 +296,11 @@ export function extractDefinitions(root: TSNode, lines: string[]): FileSymbol[] 
       // JavaScript: `exports.entry = function (…)`, `Router.prototype.use = function use(…)`.
       const assigned = assignedFunction(n);
       if (assigned && assigned.name.length <= MAX_NAME) {
+        // A named class (`module.exports = class File extends Transport {…}`) with its members.
+        if (assigned.value.type === 'class' && assigned.value.childForFieldName('name')) {
+          visit(assigned.value, assigned.owner ? [assigned.owner] : [], false, false, depth + 1);
+          return;
+        }
         const kind: SymbolKind = assigned.value.type === 'class' ? 'class' : assigned.owner ? 'method' : 'function';
         push(n, assigned.name, kind, assigned.owner ? [assigned.owner] : []);
         return;
