@@ -125,7 +125,6 @@ function isMacroPrefix(n: TSNode): boolean {
 
 /** The name a definition node declares, if any. */
 function defName(n: TSNode): string | undefined {
-  // C#'s `namespace Polly;` holds nothing: a chunk of its usings and a class's doc comment is not `Polly`.
   if (CLASS_FIELD.test(n.type)) {
     // `produce = (base, recipe) => {…}` in a class body: a method in all but syntax (immer's
     // `Immer.produce`, a React component's handlers). A plain field names nothing.
@@ -138,6 +137,7 @@ function defName(n: TSNode): string | undefined {
     const assigned = assignedFunction(n);
     return assigned ? nameLike(assigned.name) : undefined;
   }
+  // C#'s `namespace Polly;` holds nothing: a chunk of its usings and a class's doc comment is not `Polly`.
   if (!DEF.test(n.type) || n.type === 'file_scoped_namespace_declaration' || isExportMacro(n)) return undefined;
   const name = n.childForFieldName('name') ?? unfieldedName(n);
   if (name) return nameLike(name.text);
@@ -212,6 +212,8 @@ const FUNCTION_LIKE = /function|method|arrow_function|constructor|lambda|closure
 /** Ruby's modules, C#'s, C++'s and PHP's block namespaces, TypeScript's `namespace`. */
 const NAMESPACE = /^(module|namespace_declaration|namespace_definition|internal_module)$/;
 const BODY = /^(body_statement|declaration_list|compound_statement|statement_block|class_body|field_declaration_list)$/;
+/** A class, struct or interface declaration, whose body holds its members. */
+const CLASS_LIKE = /^(class|class_declaration|struct_declaration|interface_declaration|record_declaration|class_specifier|struct_specifier)$/;
 
 /** A namespace's body, or the node itself where the grammar has none. */
 function bodyOf(ns: TSNode): TSNode {
@@ -256,9 +258,6 @@ function namespaceChain(n: TSNode): { node: TSNode; chain: string[] } {
   }
   return { node, chain };
 }
-
-/** A class, struct or interface declaration, whose body holds its members. */
-const CLASS_LIKE = /^(class|class_declaration|struct_declaration|interface_declaration|record_declaration|class_specifier|struct_specifier)$/;
 
 interface Piece {
   start: number; // 0-based row

@@ -183,8 +183,9 @@ const TEST_SOURCE_SET = /(^|\/)src\/(?:[a-z][A-Za-z]*(?:Test|Tests|TestFixtures)
  * pylint's `testutils/`) in JS/TS, Python, Go, Rust and Java layouts (Django's `tests.py`, .NET's
  * `App.Tests/`, `integration_tests/`, RSpec's `_spec.rb`, Cypress's `.cy.ts`, jscodeshift's
  * `__testfixtures__/`, rack's `mock_response.rb` and gomock's `mock_store.go`, a file named `test` (hiredis'
- * `test.c`), Cucumber's `.feature` files and steps, Gradle's test source sets (okhttp's `src/commonTest/`),
- * test projects named by their kind (AutoMapper's `src/UnitTests/`, `src/IntegrationTests/`), React Router's `integration/rsc-nonce-test.ts` — a hyphen before "test"
+ * `test.c`), Cucumber's `.feature` files and steps, Gradle's test source sets (okhttp's
+ * `src/commonTest/`), test projects named by their kind (AutoMapper's `src/UnitTests/`,
+ * `src/IntegrationTests/`), React Router's `integration/rsc-nonce-test.ts` — a hyphen before "test"
  * counts in code files only: a CI workflow's `primer-test.yaml` is no test, and a hyphen before
  * "spec" never counts, `zarr-encoding-spec.rst` being a specification): rarely the answer to
  * "where is this implemented".
@@ -306,10 +307,10 @@ const PROJECT_CONFIG_PATH =
 const PROJECT_PAPERS_PATH = /(^|\/)(LICEN[CS]E|COPYING|NOTICE|MAINTAINERS|SECURITY|CODE_OF_CONDUCT|CONTRIBUTING|AUTHORS|CONTRIBUTORS|CODEOWNERS|FUNDING|SUPPORT|GOVERNANCE|CLAUDE|AGENTS|GEMINI)(\.(md|txt|rst|ya?ml))?$/;
 /**
  * A project's citation records (tqdm's `.zenodo.json`, `CITATION.cff`) and its notes for AI
- * assistants (`llms.txt`, `llms-full.txt`, Cursor's and Windsurf's rules,
- * Copilot's instructions; `CLAUDE.md` and `AGENTS.md` above): a summary of every part, in the words
- * of every question (echo's `llms-full.txt` answered "how does the recover middleware handle a
- * panic?" beside `middleware/recover.go`), where nothing is done.
+ * assistants (`llms.txt`, `llms-full.txt`, Cursor's and Windsurf's rules, Copilot's instructions;
+ * `CLAUDE.md` and `AGENTS.md` above): a summary of every part, in the words of every question
+ * (echo's `llms-full.txt` answered "how does the recover middleware handle a panic?" beside
+ * `middleware/recover.go`), where nothing is done.
  */
 const ASSISTANT_NOTES_PATH = /(^|\/)(\.zenodo\.json|CITATION\.(?:cff|bib)|codemeta\.json|llms(?:-full)?\.txt|\.cursorrules|\.windsurfrules|\.clinerules|copilot-instructions\.md)$|(^|\/)\.cursor\/rules\//i;
 

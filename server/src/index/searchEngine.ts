@@ -1207,8 +1207,6 @@ export function denseLengthFactor(text: string): number {
 }
 const DENSE_FULL_WORDS = 50;
 
-/** A text about types or their declarations: a `.d.ts` or `.pyi` file is an answer then. */
-
 /** A text about translations: the catalogs are an answer then. */
 const ABOUT_TRANSLATIONS = /\b(translat\w*|locales?|locali[sz]\w*|i18n|l10n|gettext|po files?|catalogs?|languages?|LC_MESSAGES)\b/i;
 

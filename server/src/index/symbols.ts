@@ -1,6 +1,6 @@
 import type { Node as TSNode } from 'web-tree-sitter';
 import type { SymbolKind, SymbolDefinition, SymbolReference } from '../protocol/symbols';
-import { assignedFunction, isFunctionValue, declaratorName, docstringLines, implTypeName, isExamplePath, isTestPath, unfieldedName, withoutTrailingComment } from './languages';
+import { assignedFunction, declaratorName, docstringLines, implTypeName, isExamplePath, isFunctionValue, isTestPath, unfieldedName, withoutTrailingComment } from './languages';
 import { isStopWord, terms, wordRuns } from './tokens';
 
 /**
