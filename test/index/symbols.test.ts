@@ -74,6 +74,19 @@ describe('symbols: definitions from the parse', () => {
     assert.ok(chunks.every((c) => c.symbol === 'entry'), chunks.map((c) => c.symbol).join(' | '));
   });
 
+  it('reads a Vue or Svelte component\'s `<script>` definitions, at their lines in the file, when chunking and when parsing stored text', async () => {
+    const vue = ['<template>', '  <div>{{ title }}</div>', '</template>', '', '<script>', 'import api from "./api";', 'function slugify(title) {', '  return title.toLowerCase();', '}', 'export default {', '  methods: { slugify },', '};', '</script>', ''].join('\n');
+    const svelte = ['<script lang="ts">', '  export let name: string;', '  function handleClick(): void {', '    name = name.trim();', '  }', '</script>', '', '<button on:click={handleClick}>{name}</button>', ''].join('\n');
+    for (const [file, text, want] of [['ArticleEdit.vue', vue, 'function slugify 7-9'], ['Button.svelte', svelte, 'function handleClick 3-5']] as const) {
+      let chunked: FileSymbol[] = [];
+      await chunkText(text, languageOf(file), (root, lines, firstLine) => (chunked = extractDefinitions(root, lines, firstLine)));
+      assert.deepEqual(chunked.map((d) => `${d.kind} ${d.qualifiedName} ${d.startLine}-${d.endLine}`), [want], file);
+      let parsed: FileSymbol[] = [];
+      assert.ok(await parseText(text, languageOf(file), (root, lines, firstLine) => (parsed = extractDefinitions(root, lines, firstLine))));
+      assert.deepEqual(parsed, chunked, `${file}: the symbol index rebuilt from stored text reads the same`);
+    }
+  });
+
   it('reads the attributes a Python class\'s `__init__` sets on self, once each, as the class\'s (not its locals, nor a nested function\'s)', async () => {
     const py = await defsOf('req.py', 'class Request:\n    def __init__(self, body=None):\n        self.body = body or b""\n        if body:\n            self.parsed: dict = {}\n        self.body = b"x"\n        local = 1\n        def cb():\n            self.hidden = 2\n\n    def json(self):\n        self.cache = 1\n');
     assert.deepEqual(py.map((d) => `${d.kind} ${d.qualifiedName} ${d.startLine}${d.attribute ? ' attribute' : ''}`), [
@@ -503,6 +516,12 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
       return s.state === 'ready' && s.filesTotal > 0 && s.files === s.filesTotal ? s : undefined;
     }, 'the index to be ready');
 
+  /** Writes a file of the repository, its folders first. */
+  const writeLines = (rel: string, lines: string[]) => {
+    fs.mkdirSync(path.dirname(path.join(repo, rel)), { recursive: true });
+    fs.writeFileSync(path.join(repo, rel), lines.join('\n'));
+  };
+
   /** Writes `files` into the repository, indexes it and asks where `name` is referenced. */
   const referencesIn = async (files: Record<string, string>, name: string) => {
     for (const [rel, text] of Object.entries(files)) {
@@ -546,6 +565,32 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     assert.equal((await w.request(SymbolsFind, { name: 'TrieRouter', kind: 'function' })).definitions.length, 0);
     assert.equal((await w.request(SymbolsFind, { name: 'trierouter' })).definitions[0]?.name, 'TrieRouter', 'case-insensitive last');
     assert.equal((await w.request(SymbolsFind, { name: 'inner_local_nowhere' })).definitions.length, 0);
+  });
+
+  it('finds a Vue component\'s `<script>` definitions in the real worker, also after a restart reads them from the stored index', async () => {
+    writeLines('src/components/ArticleEdit.vue', [
+      '<template>',
+      '  <input v-model="title" @change="onTitle" />',
+      '</template>',
+      '',
+      '<script>',
+      'function slugifyTitle(title) {',
+      '  return title.toLowerCase().replace(/\\s+/g, "-");',
+      '}',
+      'export default { methods: { slugifyTitle } };',
+      '</script>',
+      '',
+    ]);
+    const want = [['src/components/ArticleEdit.vue', 'slugifyTitle', 'function', 6, 'vue']];
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    await ready(w);
+    const first = (await w.request(SymbolsFind, { name: 'slugifyTitle' })).definitions;
+    assert.deepEqual(first.map((d) => [d.relativePath, d.qualifiedName, d.kind, d.startLine, d.language]), want);
+    await w.stop();
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    await ready(w);
+    const again = (await w.request(SymbolsFind, { name: 'slugifyTitle' })).definitions;
+    assert.deepEqual(again.map((d) => [d.relativePath, d.qualifiedName, d.kind, d.startLine, d.language]), want, 'rebuilt from the stored chunks');
   });
 
   it('finds Kotlin and Swift definitions in the real worker, by the grammars it loads for them', async () => {

@@ -466,16 +466,17 @@ function markdownSections(lines: string[]): Chunk[] {
 }
 
 /** The syntax tree of a file's root, for whoever reads definitions from the same parse. */
-export type TreeVisitor = (root: TSNode, lines: string[]) => void;
+/** Told of a parsed text: its tree, its lines, and the file's line it starts at (1 but in a component's `<script>`). */
+export type TreeVisitor = (root: TSNode, lines: string[], firstLine: number) => void;
 
 /** Chunks of one file's text, by syntax where a grammar exists; `visit` sees the parse tree (if any). */
 export async function chunkText(text: string, lang: LanguageInfo, visit?: TreeVisitor): Promise<Chunk[]> {
   const lines = text.split(/\r?\n/);
   if (lang.markdown) return markdownSections(lines);
-  if (SINGLE_FILE_COMPONENT.has(lang.id)) return componentChunks(lines);
+  if (SINGLE_FILE_COMPONENT.has(lang.id)) return componentChunks(lines, visit);
   if (!lang.grammar || text.length > MAX_PARSE_BYTES) return lineWindows(lines);
   const chunks = await withTree(text, lang, (root) => {
-    visit?.(root, lines);
+    visit?.(root, lines, 1);
     const pieces: Piece[] = [];
     splitNode(root, [], pieces, lines);
     return mergePieces(pieces, lines);
@@ -487,30 +488,50 @@ const SINGLE_FILE_COMPONENT = new Set(['vue', 'svelte']);
 const SCRIPT_OPEN = /^\s*<script\b([^>]*)>\s*$/i;
 const SCRIPT_CLOSE = /^\s*<\/script>\s*$/i;
 
+/** A component's `<script>` block: its rows (0-based, the tags excluded) and the grammar that reads it. */
+function componentScript(lines: string[]): { open: number; close: number; script: LanguageInfo } | undefined {
+  const open = lines.findIndex((l) => SCRIPT_OPEN.test(l));
+  const close = open < 0 ? -1 : lines.findIndex((l, i) => i > open && SCRIPT_CLOSE.test(l));
+  if (open < 0 || close < 0 || close === open + 1) return undefined;
+  const ts = /\blang\s*=\s*["']ts["']/.test(SCRIPT_OPEN.exec(lines[open]!)![1]!);
+  return { open, close, script: languageOfExt(ts ? 'ts' : 'js') };
+}
+
 /**
  * A Vue or Svelte component: its `<script>` block chunked by the JavaScript or TypeScript grammar
  * (the realworld app's `ArticleEdit.vue` was two line windows named nothing), the template and
- * styles around it in line windows. The definitions of the block are not read into the symbol index.
+ * styles around it in line windows. The block's definitions are the file's (`visit` is told of its
+ * tree, at the line it starts).
  */
-async function componentChunks(lines: string[]): Promise<Chunk[]> {
-  const open = lines.findIndex((l) => SCRIPT_OPEN.test(l));
-  const close = open < 0 ? -1 : lines.findIndex((l, i) => i > open && SCRIPT_CLOSE.test(l));
-  if (open < 0 || close < 0 || close === open + 1) return lineWindows(lines);
-  const ts = /\blang\s*=\s*["']ts["']/.test(SCRIPT_OPEN.exec(lines[open]!)![1]!);
-  const script = languageOfExt(ts ? 'ts' : 'js');
+async function componentChunks(lines: string[], visit?: TreeVisitor): Promise<Chunk[]> {
+  const block = componentScript(lines);
+  if (!block) return lineWindows(lines);
+  const { open, close, script } = block;
   const shifted = (chunks: Chunk[], by: number) => chunks.map((c) => ({ ...c, startLine: c.startLine + by, endLine: c.endLine + by }));
+  const inner = visit && ((root: TSNode, ls: string[]) => visit(root, ls, open + 2));
   return [
     ...lineWindows(lines.slice(0, open + 1)),
-    ...shifted(await chunkText(lines.slice(open + 1, close).join('\n'), script), open + 1),
+    ...shifted(await chunkText(lines.slice(open + 1, close).join('\n'), script, inner), open + 1),
     ...shifted(lineWindows(lines.slice(close)), close),
   ];
 }
 
-/** Parses without chunking (the symbol index rebuilt from stored chunks at start). */
+/** Parses without chunking (the symbol index rebuilt from stored chunks at start); a component's `<script>` block alone. */
 export async function parseText(text: string, lang: LanguageInfo, visit: TreeVisitor): Promise<boolean> {
-  if (!lang.grammar || text.length > MAX_PARSE_BYTES) return false;
   const lines = text.split(/\r?\n/);
-  return (await withTree(text, lang, (root) => (visit(root, lines), true))) ?? false;
+  if (SINGLE_FILE_COMPONENT.has(lang.id)) {
+    const block = componentScript(lines);
+    if (!block) return false;
+    const body = lines.slice(block.open + 1, block.close);
+    return (await withTree(body.join('\n'), block.script, (root) => (visit(root, body, block.open + 2), true))) ?? false;
+  }
+  if (!lang.grammar || text.length > MAX_PARSE_BYTES) return false;
+  return (await withTree(text, lang, (root) => (visit(root, lines, 1), true))) ?? false;
+}
+
+/** Whether a language's files are Vue or Svelte components, whose `<script>` block the grammars read. */
+export function isComponent(lang: LanguageInfo): boolean {
+  return SINGLE_FILE_COMPONENT.has(lang.id);
 }
 
 async function withTree<T>(text: string, lang: LanguageInfo, fn: (root: TSNode) => T): Promise<T | undefined> {

@@ -185,7 +185,7 @@ export class Indexer {
     let chunks;
     let defs: FileSymbol[] = [];
     try {
-      chunks = await chunkText(text, lang, (root, lines) => (defs = extractDefinitions(root, lines)));
+      chunks = await chunkText(text, lang, (root, lines, firstLine) => (defs = extractDefinitions(root, lines, firstLine)));
     } catch (e) {
       this.ctx.log.warn(`could not chunk ${rel}: ${String(e)}`);
       return [];

@@ -150,8 +150,17 @@ function goReceiver(n: TSNode): string | undefined {
   return m?.[1];
 }
 
-/** Definitions of a parsed file, outermost first, in source order. */
-export function extractDefinitions(root: TSNode, lines: string[]): FileSymbol[] {
+/**
+ * Definitions of a parsed file, outermost first, in source order. `firstLine` is the file's line
+ * the parsed text starts at (a Vue or Svelte component's `<script>` block).
+ */
+export function extractDefinitions(root: TSNode, lines: string[], firstLine = 1): FileSymbol[] {
+  const defs = definitionsOf(root, lines);
+  if (firstLine !== 1) for (const d of defs) (d.startLine += firstLine - 1), (d.endLine += firstLine - 1);
+  return defs;
+}
+
+function definitionsOf(root: TSNode, lines: string[]): FileSymbol[] {
   const out: FileSymbol[] = [];
   const sig = (row: number) => {
     const l = lines[row]?.trim();

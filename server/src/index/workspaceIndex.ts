@@ -7,7 +7,7 @@ import type { SymbolKind, SymbolReference } from '../protocol/symbols';
 import { notFound } from '../core/errors';
 import { IndexStore, type ChunkRow } from './store';
 import { SearchEngine, type ChunkRecord, type Hit } from './searchEngine';
-import { parseText } from './chunker';
+import { isComponent, parseText } from './chunker';
 import { SymbolIndex, extractDefinitions, findReferences, type FileSymbol, type FoundSymbol, type ReferenceOptions } from './symbols';
 import { terms } from './tokens';
 import { languageOf } from './languages';
@@ -232,7 +232,7 @@ export class WorkspaceIndex implements RetrieverContract {
     for (const [rel, list] of byPath) {
       if (this.ctx.disposed) return;
       const lang = languageOf(rel);
-      if (!lang.grammar) continue;
+      if (!lang.grammar && !isComponent(lang)) continue;
       const key = path.join(folder, rel);
       const lines: string[] = [];
       for (const row of list) {
@@ -240,7 +240,7 @@ export class WorkspaceIndex implements RetrieverContract {
         lines.push(...row.text.split('\n'));
       }
       let defs: FileSymbol[] = [];
-      await parseText(lines.join('\n'), lang, (root, ls) => (defs = extractDefinitions(root, ls)));
+      await parseText(lines.join('\n'), lang, (root, ls, firstLine) => (defs = extractDefinitions(root, ls, firstLine)));
       // The file may have been re-indexed (with its own definitions) while this ran.
       if (engine.chunksOf(key)[0]?.hash === list[0]?.hash) symbols.setFile(key, rel, lang.id, defs);
       if (++n % 50 === 0) await new Promise((r) => setImmediate(r));
