@@ -590,6 +590,13 @@ describe('extractive answerer: the order of the places', () => {
     assert.deepEqual(answerOrder('what type does validating a value against a schema return?', [decl, code]).order, [0, 1], 'about types: the declaration answers');
   });
 
+  it('asked in plain words how the code does something, a passage of interfaces alone comes after the class that implements them (AutoMapper\'s `IProfileConfiguration`); a question that names the type keeps it first', () => {
+    const iface = { ...passage(0, 'src/AutoMapper/Configuration/Profile.cs', 'public interface IProfileConfiguration\n{\n    bool? AllowNullCollections { get; }\n    bool? AllowNullDestinationValues { get; }\n}'), language: 'csharp', symbol: 'IProfileConfiguration', retrieval: 1 };
+    const impl = { ...passage(1, 'src/AutoMapper/Mappers/CollectionMapper.cs', 'public sealed class CollectionMapper : IObjectMapper\n{\n    public Expression MapExpression(Expression source)\n    {\n        return MapCollectionCore(source);\n    }\n}'), language: 'csharp', symbol: 'CollectionMapper › MapExpression', retrieval: 0.8 };
+    assert.deepEqual(answerOrder('how are null collections mapped?', [iface, impl]).order, [1, 0]);
+    assert.deepEqual(answerOrder('show me the code for `IProfileConfiguration`', [iface, impl]).order, [0, 1]);
+  });
+
   it('"where is X called?": a call comes first, not an import or export list that names X', () => {
     const ps: Passage[] = [
       passage(0, 'packages/router/index.ts', 'export {\n  createBrowserRouter,\n  createHashRouter,\n} from "./lib/dom";\nimport {\n  createBrowserRouter as cbr,\n} from "./lib/dom";'),

@@ -4,7 +4,7 @@ import { queryTerms, textTerms, termCredit, stemKey, leafName, splitIdentifier, 
 import { asksAboutTests, callSiteSymbol, isTestPassage, testNamedAfter } from './intent';
 import { analyzeQuestion } from '../index/question';
 import { goesOnWith } from '../index/chunker';
-import { ABOUT_TYPES, asksAboutExamples, docstringLines, isDeclarationPath, isExamplePath, languageOf, withoutTrailingComment } from '../index/languages';
+import { ABOUT_TYPES, asksAboutExamples, docstringLines, isDeclarationPath, isExamplePath, isInterfaceOnly, languageOf, withoutTrailingComment } from '../index/languages';
 
 /**
  * The built-in extractive answerer: no weights, answers from the snippets themselves — which
@@ -638,7 +638,12 @@ export function answerOrder(query: string, passages: Passage[]): { order: number
   const page = (p: Passage) => info.natural && !info.howTo && !WHY.test(query) && !wantExamples && !!p.path && !!languageOf(p.path).markdown;
   // So does a declaration file unless the question is about types (joi's `index.d.ts` had led
   // "how is a value validated against a schema?" before lib/validator.js).
-  const declaration = (p: Passage) => info.natural && !info.howTo && !ABOUT_TYPES.test(query) && !!p.path && isDeclarationPath(p.path);
+  // A passage of interfaces alone counts so too for a question in plain words (AutoMapper's
+  // `IProfileConfiguration` and `IConfigurationProvider` sit in the files of their classes); one
+  // that names a type ("show me the code for `LambdaContext`") wants it (qa follow-ups 91.9% →
+  // 83.8% when they counted).
+  const declaration = (p: Passage) =>
+    info.natural && !info.howTo && !ABOUT_TYPES.test(query) && !!p.path && (isDeclarationPath(p.path) || (!info.symbols.length && isInterfaceOnly(languageOf(p.path).id, [p])));
   const lateness = new Map(ranked.map((m) => [m, lateTest(m.passage) || example(m.passage) || prose(m.passage) ? 1 : page(m.passage) || declaration(m.passage) ? 0.5 : 0]));
   const later = (m: PlaceMatch) => lateness.get(m)!;
   const pos = new Map(passages.map((p, i) => [p, i]));
