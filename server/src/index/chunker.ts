@@ -465,15 +465,17 @@ function markdownSections(lines: string[]): Chunk[] {
   return chunks;
 }
 
-/** The syntax tree of a file's root, for whoever reads definitions from the same parse. */
-/** Told of a parsed text: its tree, its lines, and the file's line it starts at (1 but in a component's `<script>`). */
+/**
+ * The syntax tree of a file's root, for whoever reads definitions from the same parse: its lines,
+ * and the file's line the parsed text starts at (1, but for a component's `<script>` block).
+ */
 export type TreeVisitor = (root: TSNode, lines: string[], firstLine: number) => void;
 
 /** Chunks of one file's text, by syntax where a grammar exists; `visit` sees the parse tree (if any). */
 export async function chunkText(text: string, lang: LanguageInfo, visit?: TreeVisitor): Promise<Chunk[]> {
   const lines = text.split(/\r?\n/);
   if (lang.markdown) return markdownSections(lines);
-  if (SINGLE_FILE_COMPONENT.has(lang.id)) return componentChunks(lines, visit);
+  if (isComponent(lang)) return componentChunks(lines, visit);
   if (!lang.grammar || text.length > MAX_PARSE_BYTES) return lineWindows(lines);
   const chunks = await withTree(text, lang, (root) => {
     visit?.(root, lines, 1);
@@ -519,11 +521,12 @@ async function componentChunks(lines: string[], visit?: TreeVisitor): Promise<Ch
 /** Parses without chunking (the symbol index rebuilt from stored chunks at start); a component's `<script>` block alone. */
 export async function parseText(text: string, lang: LanguageInfo, visit: TreeVisitor): Promise<boolean> {
   const lines = text.split(/\r?\n/);
-  if (SINGLE_FILE_COMPONENT.has(lang.id)) {
+  if (isComponent(lang)) {
     const block = componentScript(lines);
-    if (!block) return false;
-    const body = lines.slice(block.open + 1, block.close);
-    return (await withTree(body.join('\n'), block.script, (root) => (visit(root, body, block.open + 2), true))) ?? false;
+    const body = block ? lines.slice(block.open + 1, block.close) : [];
+    const script = body.join('\n');
+    if (!block || script.length > MAX_PARSE_BYTES) return false;
+    return (await withTree(script, block.script, (root) => (visit(root, body, block.open + 2), true))) ?? false;
   }
   if (!lang.grammar || text.length > MAX_PARSE_BYTES) return false;
   return (await withTree(text, lang, (root) => (visit(root, lines, 1), true))) ?? false;
