@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import MarkdownIt from 'markdown-it';
 import type { Language as TSLanguage, Node as TSNode, Parser as TSParser } from 'web-tree-sitter';
-import { assignedFunction, declaratorName, implTypeName, isFunctionValue, languageOfExt, unfieldedName, type LanguageInfo } from './languages';
+import { assignedFunction, classField, declaratorName, implTypeName, isFunctionValue, languageOfExt, unfieldedName, type LanguageInfo } from './languages';
 
 /** One piece of a file: what is searched, embedded and returned as a snippet. */
 export interface Chunk {
@@ -96,8 +96,6 @@ async function grammar(file: string): Promise<TSLanguage | null> {
 
 const DEF = /function|method|class|interface|struct|enum|impl|trait|module|namespace|type_alias|constructor|decorated_definition|lexical_declaration|variable_declaration|type_declaration|object_declaration|export_statement|arrow_function|macro_definition|protocol_declaration|init_declaration/;
 
-const CLASS_FIELD = /^(public_)?field_definition$/;
-
 /**
  * A declared name as a chunk's name list can hold it: not a destructuring pattern (`{ green, red }`,
  * whose comma reads as two names) nor a module's string (`declare module '*.vue'`).
@@ -125,12 +123,11 @@ function isMacroPrefix(n: TSNode): boolean {
 
 /** The name a definition node declares, if any. */
 function defName(n: TSNode): string | undefined {
-  if (CLASS_FIELD.test(n.type)) {
+  const field = classField(n);
+  if (field) {
     // `produce = (base, recipe) => {…}` in a class body: a method in all but syntax (immer's
     // `Immer.produce`, a React component's handlers). A plain field names nothing.
-    const name = n.childForFieldName('name') ?? n.childForFieldName('property');
-    const value = n.childForFieldName('value');
-    return name && value && isFunctionValue(value) ? nameLike(name.text) : undefined;
+    return field.name && field.value && isFunctionValue(field.value) ? nameLike(field.name.text) : undefined;
   }
   if (n.type === 'expression_statement') {
     // `exports.entry = function (…) {…}`, `Router.prototype.use = function use(…)`: CommonJS's definitions.

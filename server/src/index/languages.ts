@@ -481,6 +481,15 @@ export function unfieldedName(n: TSNode): TSNode | undefined {
 
 const FUNCTION_VALUE = /^(function_expression|function|arrow_function|generator_function)$/;
 
+/**
+ * A JavaScript or TypeScript class field (`produce = (base, recipe) => {…}`, `router: Router = new
+ * TrieRouter()`): its name and its value, if the node is one.
+ */
+export function classField(n: TSNode): { name: TSNode | null; value: TSNode | null } | undefined {
+  if (n.type !== 'public_field_definition' && n.type !== 'field_definition') return undefined;
+  return { name: n.childForFieldName('name') ?? n.childForFieldName('property'), value: n.childForFieldName('value') };
+}
+
 /** Whether a JavaScript value node is a function (`function (…) {…}`, `(…) => …`, a generator). */
 export function isFunctionValue(value: TSNode): boolean {
   return FUNCTION_VALUE.test(value.type);

@@ -1,6 +1,6 @@
 import type { Node as TSNode } from 'web-tree-sitter';
 import type { SymbolKind, SymbolDefinition, SymbolReference } from '../protocol/symbols';
-import { assignedFunction, declaratorName, docstringLines, implTypeName, isExamplePath, isFunctionValue, isTestPath, unfieldedName, withoutTrailingComment } from './languages';
+import { assignedFunction, classField, declaratorName, docstringLines, implTypeName, isExamplePath, isFunctionValue, isTestPath, unfieldedName, withoutTrailingComment } from './languages';
 import { isStopWord, terms, wordRuns } from './tokens';
 
 /**
@@ -225,10 +225,10 @@ function definitionsOf(root: TSNode, lines: string[]): FileSymbol[] {
       for (const c of n.namedChildren) if (c) visit(c, inner, kind === 'class' || kind === 'interface', false, depth + 1);
       return;
     }
-    if ((t === 'public_field_definition' || t === 'field_definition') && inClass) {
+    const field = inClass ? classField(n) : undefined;
+    if (field) {
       // `onError = (handler) => {…}` in a class body: a method in all but syntax.
-      const name = n.childForFieldName('name') ?? n.childForFieldName('property');
-      const value = n.childForFieldName('value');
+      const { name, value } = field;
       if (name && name.text.length <= MAX_NAME && value && isFunctionValue(value)) push(n, name.text, 'method', scope);
       // A field (`router: Router = new TrieRouter()`) is the class's attribute.
       else if (name) attribute(name.text, n.startPosition.row, scope);
