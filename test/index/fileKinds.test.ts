@@ -38,8 +38,20 @@ describe('declarations, translation catalogs, project settings and vendored code
     // Chunk by chunk: a class in another chunk of the file counts the same.
     assert.ok(!interfaceOnly('java', [javaInterface, 'final class DefaultCreator implements InstanceCreator<Object> {\n}\n']));
     assert.ok(!interfaceOnly('csharp', ['public sealed class Logger : ILogger\n{\n}\npublic interface ILogger { }\n']));
-    assert.ok(!interfaceOnly('python', ['class Env(Protocol):\n    bindings: object\n']));
+    assert.ok(!interfaceOnly('go', ['type Env interface {\n    Bindings() object\n}\n']));
     assert.ok(!interfaceOnly('java', ['/** The interface of the parser is described here. */\npublic class Parser {\n}\n']));
+  });
+
+  it('knows a Python module of protocols and abstract classes alone (jsonschema\'s `protocols.py`): stubs, not code', () => {
+    const interfaceOnly = (texts: string[]) => isInterfaceOnly('python', texts.map((text) => ({ text })));
+    const protocols = '"""\ntyping.Protocol classes for jsonschema interfaces.\n"""\nfrom __future__ import annotations\nfrom typing import TYPE_CHECKING, Any, ClassVar, Protocol\n\nif TYPE_CHECKING:\n    from collections.abc import Mapping\n    import jsonschema\n\n@runtime_checkable\nclass Validator(Protocol):\n    """\n    The protocol to which all validator classes adhere.\n    """\n\n    #: An object representing the validator\'s META_SCHEMA.\n    META_SCHEMA: ClassVar[Mapping]\n\n    def __init__(\n        self,\n        schema: Mapping | bool,\n        resolver=None,  # deprecated\n        *,\n        registry: SchemaRegistry = ...,\n    ) -> None: ...\n\n    @classmethod\n    def check_schema(cls, schema: Mapping | bool) -> None:\n        """\n        Validate the given schema against the validator\'s META_SCHEMA.\n        """\n\n    def is_valid(self, instance: Any) -> bool:\n        """Check if the instance is valid."""\n'
+    assert.ok(interfaceOnly([protocols]));
+    assert.ok(interfaceOnly(['import abc\n\nT = TypeVar("T")\n\nclass Sink(abc.ABC):\n    @abc.abstractmethod\n    def write(self, record: T) -> None:\n        raise NotImplementedError\n\n    def close(self) -> None:\n        pass\n']));
+    // A method that does something, or a class that is no protocol, is code.
+    assert.ok(!interfaceOnly([protocols + '\n    def iter_errors(self, instance):\n        return iter(self._errors)\n']));
+    assert.ok(!interfaceOnly([protocols, 'class Draft7Validator:\n    """A validator."""\n']));
+    assert.ok(!interfaceOnly(['class Sink(ABC):\n    def write(self, record):\n        self.records.append(record)\n']));
+    assert.ok(!interfaceOnly(['from typing import Protocol\n']), 'no protocol declared');
   });
 
   it('knows TypeScript files of types only, whose doc comments\' examples make no values', () => {
@@ -75,9 +87,11 @@ describe('declarations, translation catalogs, project settings and vendored code
 
   it('knows a file named for the exception class it declares, and a Python module of exceptions', () => {
     const one = [{ text: 'class CommandNotFoundException extends \\InvalidArgumentException {}' }];
-    for (const p of ['Exception/CommandNotFoundException.php', 'source/errors/HTTPError.ts', 'src/Polly.Core/Timeout/TimeoutRejectedException.cs', 'src/requests/exceptions.py', 'lib/rack/QueryParserError.rb'])
+    for (const p of ['Exception/CommandNotFoundException.php', 'source/errors/HTTPError.ts', 'src/Polly.Core/Timeout/TimeoutRejectedException.cs', 'src/requests/exceptions.py', 'lib/rack/QueryParserError.rb',
+      // Python's modules of exceptions by their other names: itsdangerous' `exc.py`, httpx's `_exceptions.py`.
+      'src/itsdangerous/exc.py', 'httpx/_exceptions.py', 'pkg/errors.py'])
       assert.ok(isExceptionFile(p, one), p);
-    for (const p of ['Application.php', 'src/error-handler.js', 'lib/errors.ts', 'src/flask/app.py', 'src/ErrorBoundary.tsx', 'src/Error.ts', 'src/handleError.ts'])
+    for (const p of ['Application.php', 'src/error-handler.js', 'lib/errors.ts', 'src/flask/app.py', 'src/ErrorBoundary.tsx', 'src/Error.ts', 'src/handleError.ts', 'src/exec.py', 'src/error_pages.py'])
       assert.ok(!isExceptionFile(p, one), p);
     assert.ok(!isExceptionFile('src/ValidationError.ts', [...one, ...one, ...one, ...one]), 'a long file does more than declare it');
   });

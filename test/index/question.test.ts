@@ -293,7 +293,11 @@ describe('question: what a question asks', () => {
       'okhttp/src/commonTest/kotlin/okhttp3/internal/dns/StateMachineDnsCallTester.kt', 'app/src/androidTest/java/shop/CartScreen.kt', 'src/jvmTest/kotlin/Fakes.kt',
       'lib/src/testFixtures/java/Fixtures.java', 'src/integrationTest/java/shop/Db.java',
       // Test projects by their kind: AutoMapper's src/UnitTests/ and src/IntegrationTests/.
-      'src/UnitTests/MemberResolution.cs', 'src/IntegrationTests/Inheritance.cs', 'unit_tests/test_parse.c', 'functional-tests/login.ts']) {
+      'src/UnitTests/MemberResolution.cs', 'src/IntegrationTests/Inheritance.cs', 'unit_tests/test_parse.c', 'functional-tests/login.ts',
+      // A test suite's folder (BurntSushi/toml's internal/toml-test/), a Rust module's tests in their own file (http's src/uri/tests.rs), fuzzing harnesses.
+      'internal/toml-test/toml.go', 'src/uri/tests.rs', 'ossfuzz/fuzz.go', 'fuzz/fuzz_targets/parse.rs', 'oss-fuzz/build.sh',
+      // Go's packages of helpers for tests: net/http/httptest, zap's zaptest/.
+      'net/http/httptest/server.go', 'zaptest/logger.go', 'zaptest/observer/observer.go']) {
       assert.ok(isTestPath(p), p);
     }
     for (const p of ['benchmarks/handle.ts', 'crate/benches/parse.rs', 'examples/app.py', '_examples/pathvalue/main.go', 'src/main/java/org/jsoup/examples/ListLinks.java', 'samples/src/main/java/demo/App.java',
@@ -317,7 +321,9 @@ describe('question: what a question asks', () => {
       // A hyphen before "test" marks a test in code only: a specification or a CI workflow is not one.
       'doc/internals/zarr-encoding-spec.rst', '.github/workflows/primer-test.yaml', 'src/latest-test-results.ts', 'src/attest-key.ts', 'src/Latest.java', 'src/main/java/shop/Contest.java',
       // Kotlin Multiplatform's code sets; a folder whose name ends in "test" in lower case (`src/latest/`).
-      'okhttp/src/commonJvmAndroid/kotlin/okhttp3/ConnectionPool.kt', 'src/jvmMain/kotlin/App.kt', 'src/latest/App.kt', 'src/performance/metrics.ts', 'src/perf/counters.rs', 'src/units/test.rs.txt', 'src/community/tests.md.txt']) {
+      'okhttp/src/commonJvmAndroid/kotlin/okhttp3/ConnectionPool.kt', 'src/jvmMain/kotlin/App.kt', 'src/latest/App.kt', 'src/performance/metrics.ts', 'src/perf/counters.rs', 'src/units/test.rs.txt', 'src/community/tests.md.txt',
+      // A Go folder named like a package of helpers for tests, that is none; another language's.
+      'latest/version.go', 'contest/rules.go', 'pkg/attest/sign.go', 'src/zaptest/logger.ts']) {
       assert.ok(!isTestPath(p) && !isExamplePath(p), p);
     }
   });

@@ -97,11 +97,12 @@ export function declaratorName(text: string): string {
   return text.replace(/<[^<>()]*>(?=::)/g, '').split(/\s+/).at(-1)!;
 }
 
-const EXCEPTION_FILE = /(?:^|\/)(?:[A-Z][A-Za-z0-9]*(?:Exception|Error)\.(?:php|java|cs|kt|ts|js|mjs|py|rb|swift|scala|dart)|exceptions\.py)$/;
+const EXCEPTION_FILE = /(?:^|\/)(?:[A-Z][A-Za-z0-9]*(?:Exception|Error)\.(?:php|java|cs|kt|ts|js|mjs|py|rb|swift|scala|dart)|_?(?:exceptions|errors|exc)\.py)$/;
 
 /**
  * A file named for the exception class it declares (symfony's `CommandNotFoundException.php`, ky's
- * `HTTPError.ts`, Polly's `TimeoutRejectedException.cs`) or a Python module of exceptions: its name
+ * `HTTPError.ts`, Polly's `TimeoutRejectedException.cs`) or a Python module of exceptions (`exceptions.py`,
+ * `errors.py`, itsdangerous' `exc.py`, httpx's `_exceptions.py`): its name
  * repeats a question's words ("found", "timeout") where nothing but the failure is declared.
  */
 export function isExceptionFile(relPath: string, chunks: readonly { text: string }[]): boolean {
@@ -167,7 +168,7 @@ export function isCode(lang: LanguageInfo): boolean {
   return !!lang.grammar || ['vue', 'svelte', 'scala', 'lua', 'shell', 'sql'].includes(lang.id);
 }
 
-const TEST_PATH = /(^|\/)(tests?|tests?[-_][\w.-]+|(?:unit|integration|functional|acceptance|system|smoke|regression|component|contract)(?:[-_]tests?|tests)|test(?:helpers?|utils?|support|lib)|__tests__|__mocks__|__fixtures__|__testfixtures__|testing|testdata|test-data|spec|specs|e2e|runtime-tests?|playground|fixtures?|mocks?)\/|(^|\/)[^/]*[-_.]tests\/|\.(test|spec|e2e|mock|cy)\.[a-z]+$|[-_]mocks?\.[a-z]+$|(^|\/)mocks?_[^/]*$|(^|\/)test_[^/]*$|_(tests?|spec)\.[a-z]+$|-tests?\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|cs)$|(^|\/)(conftest|tests)\.py$|(^|\/)tests?\.(?:c|cc|cpp|cxx|sh|bash|[cm]?[jt]sx?)$|\.feature$|(^|\/)features\/(?:steps|step_definitions|support)\//i;
+const TEST_PATH = /(^|\/)(tests?|tests?[-_][\w.-]+|(?:unit|integration|functional|acceptance|system|smoke|regression|component|contract)(?:[-_]tests?|tests)|test(?:helpers?|utils?|support|lib)|__tests__|__mocks__|__fixtures__|__testfixtures__|testing|testdata|test-data|spec|specs|e2e|runtime-tests?|playground|fixtures?|mocks?|fuzz|fuzzing|fuzzers?|fuzz_targets|oss-?fuzz)\/|(^|\/)[^/]*[-_.]tests?\/|\.(test|spec|e2e|mock|cy)\.[a-z]+$|[-_]mocks?\.[a-z]+$|(^|\/)mocks?_[^/]*$|(^|\/)test_[^/]*$|_(tests?|spec)\.[a-z]+$|-tests?\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|cs)$|(^|\/)(conftest|tests)\.py$|(^|\/)tests?\.(?:c|cc|cpp|cxx|sh|bash|[cm]?[jt]sx?|rs)$|\.feature$|(^|\/)features\/(?:steps|step_definitions|support)\//i;
 
 /** JUnit's, NUnit's and XCTest's test classes by name (`CartTest.java`, `CartTests.cs`); case-sensitive, as `latest.java` is none. */
 const TEST_CLASS_FILE = /(^|\/|[a-z0-9])Tests?\.(java|kt|cs|swift)$/;
@@ -176,6 +177,12 @@ const TEST_CLASS_FILE = /(^|\/|[a-z0-9])Tests?\.(java|kt|cs|swift)$/;
  * Gradle's and Kotlin Multiplatform's test source sets (`src/commonTest/`, `src/jvmTest/`,
  * `src/androidTest/`, `src/integrationTest/`, `src/testFixtures/`); case-sensitive, as `src/latest/` is none.
  */
+/**
+ * Go's packages of helpers for tests, named `<package>test` by the standard library's example
+ * (`net/http/httptest`, zap's `zaptest/`); case-sensitive, and `latest/`, `attest/`, `contest/` are none.
+ */
+const GO_TEST_PACKAGE = /(^|\/)(?!(?:la|at|con|pro|de)test\/)[a-z][a-z0-9]+test\/(?:[^/]+\/)*[^/]+\.go$/;
+
 const TEST_SOURCE_SET = /(^|\/)src\/(?:[a-z][A-Za-z]*(?:Test|Tests|TestFixtures)|testFixtures)\//;
 
 /**
@@ -185,14 +192,16 @@ const TEST_SOURCE_SET = /(^|\/)src\/(?:[a-z][A-Za-z]*(?:Test|Tests|TestFixtures)
  * `__testfixtures__/`, rack's `mock_response.rb` and gomock's `mock_store.go`, a file named `test` (hiredis'
  * `test.c`), Cucumber's `.feature` files and steps, Gradle's test source sets (okhttp's
  * `src/commonTest/`), test projects named by their kind (AutoMapper's `src/UnitTests/`,
- * `src/IntegrationTests/`), React Router's `integration/rsc-nonce-test.ts` — a hyphen before "test"
+ * `src/IntegrationTests/`), a test suite's folder (BurntSushi/toml's `internal/toml-test/`), a Rust
+ * module's tests in a file of their own (http's `src/uri/tests.rs`), fuzzing harnesses (`fuzz/`,
+ * `ossfuzz/`), Go's `zaptest/`, React Router's `integration/rsc-nonce-test.ts` — a hyphen before "test"
  * counts in code files only: a CI workflow's `primer-test.yaml` is no test, and a hyphen before
  * "spec" never counts, `zarr-encoding-spec.rst` being a specification): rarely the answer to
  * "where is this implemented".
  */
 export function isTestPath(relPath: string): boolean {
   const p = relPath.replace(/\\/g, '/');
-  return TEST_PATH.test(p) || TEST_CLASS_FILE.test(p) || TEST_SOURCE_SET.test(p);
+  return TEST_PATH.test(p) || TEST_CLASS_FILE.test(p) || TEST_SOURCE_SET.test(p) || GO_TEST_PACKAGE.test(p);
 }
 
 /**
@@ -268,6 +277,7 @@ const INTERFACE_LANGUAGES = new Set(['java', 'csharp', 'kotlin']);
 export function isInterfaceOnly(language: string, chunks: readonly { text: string }[]): boolean {
   // The language first: the index asks this of every code file it adds.
   if (language === 'typescript') return isTypesOnly(chunks.map((c) => c.text).join('\n'));
+  if (language === 'python') return isProtocolsOnly(chunks.map((c) => c.text).join('\n'));
   if (!INTERFACE_LANGUAGES.has(language)) return false;
   return chunks.some((c) => INTERFACE_DECL.test(c.text)) && !chunks.some((c) => TYPE_WITH_BODY.test(c.text));
 }
@@ -284,6 +294,53 @@ const COMMENTS = /\/\*[\s\S]*?\*\/|\/\/[^\n]*/g;
 function isTypesOnly(text: string): boolean {
   if (!TS_TYPE_DECL.test(text)) return false;
   return !TS_VALUE.test(text.replace(COMMENTS, ''));
+}
+
+/** A Python class that declares an interface: a `Protocol`, an abstract base class. */
+const PROTOCOL_CLASS = /^\s*class\s+\w+\s*\((?:[^)]*\b(?:Protocol|ABC)\b|[^)]*\bmetaclass\s*=\s*(?:abc\.)?ABCMeta\b)[^)]*\)\s*:/;
+const PY_STRINGS = /"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'/g;
+/** What a Python stub's body or a module's head may hold besides signatures: no statement that does anything. */
+const PY_STUB_LINE = /^\s*(?:\.\.\.|pass|raise\s+NotImplementedError\b.*|@[\w.]+.*|(?:async\s+)?def\s.*|class\s.*|from\s.*|import\s.*|if\s+(?:typing\.)?TYPE_CHECKING\s*:|\w+\s*:\s*[^=]+(?:=\s*\.\.\.)?|\)(?:\s*->\s*[^:]+)?\s*:\s*(?:\.\.\.)?)\s*$/;
+/** A module-level name given a value: a type variable, an alias, `__all__`. */
+const PY_MODULE_ASSIGN = /^[A-Za-z_]\w*\s*(?::[^=]+)?=/;
+
+/**
+ * A Python module of protocols and abstract classes alone (jsonschema's `protocols.py`, whose
+ * `Validator` protocol led "how is an instance validated against a schema?"): signatures and
+ * docstrings, bodies of `...`, `pass` or `raise NotImplementedError`, and no other class.
+ */
+function isProtocolsOnly(text: string): boolean {
+  const lines = text.replace(PY_STRINGS, '').split('\n');
+  let protocols = 0;
+  let open = 0;
+  for (const raw of lines) {
+    const line = raw.replace(/(^|\s)#.*$/, '');
+    if (!line.trim()) continue;
+    if (open > 0) {
+      open = Math.max(0, open + bracketDepth(line));
+      continue;
+    }
+    if (/^\s*class\s/.test(line)) {
+      if (!PROTOCOL_CLASS.test(line)) return false;
+      protocols++;
+    } else if (!PY_STUB_LINE.test(line) && !PY_MODULE_ASSIGN.test(line)) return false;
+    open = Math.max(0, bracketDepth(line));
+  }
+  return protocols > 0;
+}
+
+/** How many more brackets a line opens than it closes, outside its strings and trailing comment. */
+export function bracketDepth(line: string): number {
+  let d = 0;
+  let quote = '';
+  for (const c of withoutTrailingComment(line)) {
+    if (quote) {
+      if (c === quote) quote = '';
+    } else if (c === '"' || c === "'" || c === '`') quote = c;
+    else if (c === '(' || c === '[' || c === '{') d++;
+    else if (c === ')' || c === ']' || c === '}') d--;
+  }
+  return d;
 }
 
 const CATALOG_PATH = /(^|\/)LC_MESSAGES\/|\.pot?$/i;
