@@ -747,6 +747,10 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     fs.writeFileSync(path.join(repo, 'gin.go'), 'package gin\n\n// Default returns an Engine instance with the Logger and Recovery middleware already attached.\nfunc Default() *Engine {\n\tengine := New()\n\tengine.Use(Logger(), Recovery())\n\treturn engine\n}\n');
     assert.equal(analyzeQuestion('Where are routes registered?').intent, 'definition', 'a plain word: how registering works');
     assert.equal(callSiteSymbol('Where are routes registered?'), null);
+    assert.equal(callSiteSymbol('how are schemas referenced by $id resolved?'), null, 'ajv: schemas in plain words, plural');
+    assert.equal(callSiteSymbol('where are the handlers called?'), null);
+    assert.equal(callSiteSymbol('how are `handlers` used?'), 'handlers');
+    assert.equal(callSiteSymbol('where is compose called?'), 'compose');
     w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
     await ready(w);
     const out = await w.request(QgptRelevance, { query: 'Where is the Recovery middleware registered?', options: { database: true, question: true } });

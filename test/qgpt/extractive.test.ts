@@ -569,6 +569,18 @@ describe('extractive answerer: the order of the places', () => {
     const head = { ...passage(0, 'src/AutoMapper/Mappers/CollectionMapper.cs', 'using System.Collections;\nusing System.Collections.ObjectModel;\nusing System.Collections.Specialized;\nnamespace AutoMapper.Internal.Mappers;\nusing static ReflectionHelper;'), language: 'csharp', retrieval: 1 };
     const code = { ...passage(1, 'src/AutoMapper/Mappers/CollectionMapper.cs', 'public Expression MapExpression(IGlobalConfiguration configuration, Expression sourceExpression)\n{\n    var destinationCollectionType = destExpression.Type;\n    return MapCollectionCore(destExpression);\n}'), language: 'csharp', symbol: 'CollectionMapper › MapExpression', retrieval: 0.9 };
     assert.equal(rankPlaces('how are collections mapped?', [head, code])[0]!.passage.index, 1);
+    // A Python package's `__init__.py` that re-exports, with imports for type checkers and a
+    // fallback import (uvicorn's `supervisors/__init__.py` led "how does the server reload when files
+    // change?"); a TypeScript barrel file; a Rust crate root of modules and `pub use`.
+    const reload = { ...passage(1, 'uvicorn/supervisors/watchfilesreload.py', 'class WatchFilesReload(BaseReload):\n    def should_restart(self) -> list[Path] | None:\n        changes = next(self.watcher)\n        if changes:\n            return unique_paths\n        return None'), symbol: 'WatchFilesReload › should_restart', retrieval: 0.7 };
+    const heads = [
+      'from __future__ import annotations\n\nfrom typing import TYPE_CHECKING\n\nfrom uvicorn.supervisors.basereload import BaseReload\n\nif TYPE_CHECKING:\n    ChangeReload: type[BaseReload]\nelse:\n    try:\n        from uvicorn.supervisors.watchfilesreload import WatchFilesReload as ChangeReload\n    except ImportError:  # pragma: no cover\n        from uvicorn.supervisors.statreload import StatReload as ChangeReload\n\n__all__ = [\n    "Multiprocess",\n    "ChangeReload",\n]',
+      "export * from './reload/watch'\nexport { default as changeReload, type ReloadOptions } from './reload/change'\nexport {\n  statReload,\n} from './reload/stat'",
+      '#![doc = "Reloads."]\npub mod watch;\nmod stat;\n\npub use crate::watch::{\n    WatchReload,\n    ChangeReload,\n};',
+    ];
+    for (const text of heads) assert.equal(rankPlaces('how does the server reload when files change?', [{ ...passage(0, 'uvicorn/supervisors/__init__.py', text), retrieval: 1 }, reload])[0]!.passage.index, 1, text);
+    // A head that goes on into code is code.
+    assert.equal(rankPlaces('how does the server reload when files change?', [{ ...passage(0, 'uvicorn/supervisors/__init__.py', heads[0] + '\n\ndef reload_files(changes):\n    return [c for c in changes]'), retrieval: 1 }, reload])[0]!.passage.index, 0);
     // hono's compose.ts starts with its imports and `compose`'s doc comment: that chunk is compose's.
     const documented = { ...passage(0, 'src/compose.ts', "import type { Context } from './context'\n\n/**\n * Compose middleware functions into a single function.\n */"), symbol: 'compose', retrieval: 1 };
     const other = { ...passage(1, 'src/middleware/combine/index.ts', 'export const some = (...middleware) => {\n  return async function some(c, next) {}\n}'), symbol: 'some', retrieval: 0.5 };

@@ -4,7 +4,7 @@ import { queryTerms, textTerms, termCredit, stemKey, leafName, splitIdentifier, 
 import { asksAboutTests, callSiteSymbol, isTestPassage, testNamedAfter } from './intent';
 import { analyzeQuestion } from '../index/question';
 import { goesOnWith } from '../index/chunker';
-import { ABOUT_TYPES, asksAboutExamples, docstringLines, isDeclarationPath, isExamplePath, isInterfaceOnly, languageOf, withoutTrailingComment } from '../index/languages';
+import { ABOUT_TYPES, asksAboutExamples, bracketDepth, docstringLines, isDeclarationPath, isExamplePath, isInterfaceOnly, languageOf, withoutTrailingComment } from '../index/languages';
 
 /**
  * The built-in extractive answerer: no weights, answers from the snippets themselves — which
@@ -479,21 +479,44 @@ function signatureName(lines: string[], i: number): string | undefined {
   return undefined;
 }
 
-/** An import or include line, in the languages the index reads. */
-const IMPORT_LINE = /^\s*(?:import\s|from\s+[\w.]+\s+import\s|#\s*include\b|using\s+(?:static\s+)?[\w.]+\s*;|use\s+[\w\\:{}, ]+;|require(?:_relative)?[\s(]|(?:const|let|var)\s+[\w{}\s,]+=\s*require\()/;
+/**
+ * An import, include or re-export line, in the languages the index reads: Rust's `pub use` and
+ * `mod x;`, TypeScript's `export * from './x'` and `export { a } from './x'` (a barrel file).
+ */
+const IMPORT_LINE =
+  /^\s*(?:import\s|from\s+[\w.]+\s+import\s|#\s*include\b|using\s+(?:static\s+)?[\w.]+\s*;|(?:pub(?:\([\w:]+\))?\s+)?(?:use\s|mod\s+\w+\s*;|extern\s+crate\s)|require(?:_relative)?[\s(]|(?:const|let|var)\s+[\w{}\s,]+=\s*require\(|export\s+(?:type\s+)?(?:\*|\{)[^;]*\bfrom\s|export\s+\{[^}]*$)/;
 
 /** A package or namespace clause, a PHP or strict-mode opening: what a file's head of imports holds besides them. */
 const HEAD_LINE = /^\s*(?:(?:namespace|package)\s+[\w.\\]+\s*;?|<\?php|['"]use strict['"];?)\s*$/;
+/**
+ * What a Python package's `__init__.py` holds around its imports: imports for type checkers only,
+ * a fallback when an import fails (uvicorn's `supervisors/__init__.py`), a name's bare annotation
+ * there, and `__all__`, the names it re-exports.
+ */
+const PYTHON_HEAD_LINE = /^\s*(?:if\s+(?:typing\.)?TYPE_CHECKING\s*:|try\s*:|except\s*(?:\(?\s*(?:ImportError|ModuleNotFoundError)\b[^:]*)?:|else\s*:|\w+\s*:\s*[\w.[\], |]+|__all__\s*(?:\+?=|:))/;
 /** The share of its score a head of imports keeps as a place ({@link importsOnly}). */
 const IMPORTS_ONLY = 0.3;
 
-/** Whether a passage holds imports alone (with a package clause, comments and blank lines). */
+/**
+ * Whether a passage holds imports alone (with a package clause, comments and blank lines): the
+ * lines an open bracket carries on (`from x import (`, `use a::{`, Go's `import (`, a list of
+ * `__all__`) are the import's.
+ */
 function importsOnly(lines: string[]): boolean {
   let imports = 0;
+  let open = 0;
   for (const l of lines) {
+    if (open > 0) {
+      open = Math.max(0, open + bracketDepth(l));
+      continue;
+    }
     if (!l.trim() || COMMENT.test(l) || HEAD_LINE.test(l)) continue;
-    if (!IMPORT_LINE.test(l)) return false;
-    imports++;
+    if (IMPORT_LINE.test(l) || PYTHON_HEAD_LINE.test(l)) {
+      if (!PYTHON_HEAD_LINE.test(l)) imports++;
+      open = Math.max(0, bracketDepth(l));
+      continue;
+    }
+    return false;
   }
   return imports > 0;
 }

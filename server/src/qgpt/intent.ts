@@ -44,6 +44,9 @@ export function callSiteSymbol(query: string): string | null {
   if (m?.[1] && plain(m[1]) && /\bthe\s+$/i.test(m[0].slice(0, m[0].indexOf(m[1])))) return null;
   // "Where are routes registered?" asks how registering works; "where is `Recovery` registered?" where it is passed.
   if (m?.[1] && plain(m[1]) && /^registered$/i.test(m[2] ?? '')) return null;
+  // "How are schemas referenced by $id resolved?" asks about schemas, plural and in plain words: a
+  // name is one thing, in code's own shape ("how are `handlers` used?").
+  if (m?.[1] && plain(m[1]) && /\bare\s+(?:the\s+)?$/i.test(m[0].slice(0, m[0].indexOf(m[1])))) return null;
   const sym = m ? (m[1] ?? m[3] ?? m[4] ?? m[5] ?? m[6] ?? m[7]) : undefined;
   // A name of a hundred characters or more is no name (and would make the patterns built from it too large).
   if (!sym || sym.length < 3 || sym.length > 100 || /^(?:it|this|that|they|them|these|those|the|code|function|method|class)$/i.test(sym)) return null;
