@@ -181,6 +181,13 @@ describe('index: tokens, chunks and the walk', () => {
     // A header's prototypes keep their names after the macro.
     const header = await chunkText('CJSON_PUBLIC(cJSON *) cJSON_Parse(const char *value);\nCJSON_PUBLIC(char *) cJSON_Print(const cJSON *item);\n', languageOf('cJSON.h')!);
     assert.equal(header[0]!.symbol, 'cJSON_Parse, cJSON_Print');
+    // Macros the grammar cannot expand (fmt's): a region's `FMT_BEGIN_NAMESPACE` alone on its line and a
+    // declaration's leading `FMT_CONSTEXPR` are no type; the names are the code's.
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => `  unsigned field${i} = ${i};`).join('\n');
+    const fmtNames = async (lines: string[]) => (await chunkText(lines.join('\n'), languageOf('include/fmt/format.h')!)).map((c) => c.symbol ?? '');
+    assert.deepEqual(await fmtNames(['FMT_BEGIN_NAMESPACE', 'namespace detail {', 'FMT_CONSTEXPR inline void abort_fuzzing_if(bool condition) {', filler(30), '}', '',
+      'template <typename T> struct size_padding {', filler(30), '};', '}  // namespace detail', 'FMT_END_NAMESPACE']).then((n) => n.slice(0, 2)), ['detail › abort_fuzzing_if', 'detail › size_padding']);
+    assert.match((await fmtNames(['namespace fmt {', 'FMT_BEGIN_EXPORT', '', '// The buffer size.', 'enum { inline_buffer_size = 500 };', '', 'template <typename T>', 'class basic_memory_buffer {', filler(30), '};', 'FMT_END_EXPORT', '}']))[0]!, /^fmt › inline_buffer_size\b/);
   });
 
   it('names a decorated method too big for one piece once, not as its own parent (pyramid\'s `@action_method def set_authentication_policy`)', async () => {

@@ -534,13 +534,30 @@ export function isComponent(lang: LanguageInfo): boolean {
   return SINGLE_FILE_COMPONENT.has(lang.id);
 }
 
+/**
+ * C's and C++'s macros that the grammar cannot expand: one alone on its line at the file's top
+ * level opens or closes a region (`FMT_BEGIN_NAMESPACE`, `QT_BEGIN_NAMESPACE`, `G_BEGIN_DECLS`),
+ * and ones that lead a declaration qualify it (`FMT_CONSTEXPR FMT_INLINE auto write_int(…)`,
+ * `FMT_API void vprint(…)`). The grammar reads either as the declaration's type, so fmt's
+ * `format.h` was ninety-six chunks named `detail` and `detail › FMT_BEGIN_EXPORT › size_padding`.
+ * A macro's name is in capitals with an underscore; a type spelled so loses only its word.
+ */
+const REGION_MACRO_LINE = /^[A-Z][A-Z0-9]*_[A-Z0-9_]*[ \t]*(?=\r?$)/gm;
+const LEADING_MACROS = /^([ \t]*)((?:[A-Z][A-Z0-9]*_[A-Z0-9_]*[ \t]+)+)(?=[A-Za-z_~])/gm;
+
+/** The text the grammar reads: C's and C++'s macros of regions and qualifiers blanked, every offset kept. */
+function forGrammar(text: string, lang: LanguageInfo): string {
+  if (lang.id !== 'c' && lang.id !== 'cpp') return text;
+  return text.replace(REGION_MACRO_LINE, (m) => ' '.repeat(m.length)).replace(LEADING_MACROS, (_m, indent: string, macros: string) => indent + ' '.repeat(macros.length));
+}
+
 async function withTree<T>(text: string, lang: LanguageInfo, fn: (root: TSNode) => T): Promise<T | undefined> {
   const g = await grammar(lang.grammar!);
   if (!g) return undefined;
   const ts = await loadTs();
   parser ??= new ts.Parser();
   parser.setLanguage(g);
-  const tree = parser.parse(text);
+  const tree = parser.parse(forGrammar(text, lang));
   if (!tree) return undefined;
   try {
     return fn(tree.rootNode);

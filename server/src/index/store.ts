@@ -57,9 +57,10 @@ export function tableKey(prefix: string, s: string): string {
  * chunked by its grammar; 5: Kotlin and Swift are chunked by grammars of their own, not in line windows;
  * 6: a JS/TS class field holding a function (`produce = (base) => {…}`) names its chunk, as does a
  * CommonJS assignment of one (`exports.entry = function …`, also a definition now); a small file's
- * namespaces around its one definition are its chunk's parents (`Grape › Validations › …`).
+ * namespaces around its one definition are its chunk's parents (`Grape › Validations › …`); 7: C's
+ * and C++'s macros of regions and qualifiers (`FMT_BEGIN_EXPORT`, `FMT_CONSTEXPR`) are no type.
  */
-export const CHUNKS_FORMAT = 6;
+export const CHUNKS_FORMAT = 7;
 
 function chunksName(folder: string, format: number): string {
   return tableKey('chunks', folder) + (format > 1 ? `_v${format}` : '');
