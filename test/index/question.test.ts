@@ -64,6 +64,9 @@ describe('question: what a question asks', () => {
     assert.ok(w('Which class is responsible for caching?').get('respons')! < 0.5, '"responsible" frames');
     // "How is reference counting done?": jansson's release.sh echoes "done".
     assert.ok(w('how is reference counting done?').get('done')! < 0.5, '"done" frames');
+    // "What happens when the app raises an exception during a request?": uvicorn's asyncio shim logs
+    // "unhandled exception during asyncio.run() shutdown"; the request cycle is what is asked about.
+    assert.ok(w('what happens when the app raises an exception during a request?').get('dure')! < 0.5, '"during" frames');
     // "response" stems like "responsible" (respons) but is what is asked about.
     assert.equal(w('Where is the error response produced?').get('respons'), 1);
     assert.ok(w('Which class is responsible for the error response?').get('respons')! >= 1);

@@ -80,7 +80,8 @@ const FRAMING = (
   'specific specifically particular way ways exactly actually certain various different overall whole part parts ' +
   'explain describe show tell know understand mean means meaning effect effects impact impacts implications semantic semantics ' +
   'rather instead without within across between among both either each every any ' +
-  'component components functionality feature features logic system systems process processing'
+  'component components functionality feature features logic system systems process processing ' +
+  'during throughout whenever upon'
 )
   .split(/\s+/)
   .filter(Boolean);
