@@ -556,6 +556,23 @@ describe('extractive answerer: the order of the places', () => {
     assert.deepEqual(callSitesFirst('FileSink._make_rotation_function', [own, init]), [1, 0]);
   });
 
+  it('"where is X called?": the first line of X\'s own signature over several lines is no call (yargs\' `addCoerceMiddleware(`)', () => {
+    const def = { ...passage(0, 'lib/middleware.ts', 'export class GlobalMiddleware {\n  addCoerceMiddleware(\n    callback: MiddlewareCallback,\n    option: string\n  ): YargsInstance {\n    (callback as Middleware).option = option;\n    return this.addMiddleware(callback, true, true, true);\n  }\n}'), language: 'typescript', symbol: 'GlobalMiddleware › addCoerceMiddleware', retrieval: 1 };
+    const use = { ...passage(1, 'lib/yargs-factory.ts', '  coerce(keys: string, value: CoerceCallback): YargsInstance {\n    this.#globalMiddleware.addCoerceMiddleware(\n      (argv: Arguments) => argv,\n      keys\n    );\n    return this;\n  }'), language: 'typescript', symbol: 'YargsInstance › coerce', retrieval: 0.6 };
+    assert.deepEqual(callSitesFirst('addCoerceMiddleware', [def, use]), [1, 0]);
+    const ranked = rankPlaces('where is `addCoerceMiddleware` called?', [def]);
+    assert.doesNotMatch(leadSentence(ranked, 'addCoerceMiddleware'), /calls it/);
+  });
+
+  it('"where is X called?": a Kotlin extension function\'s definition (`fun KSClassDeclaration.isKotlinClass()`) is no call', () => {
+    assert.ok(definitionRe('isKotlinClass').test('internal fun KSClassDeclaration.isKotlinClass(): Boolean {'), 'an extension function');
+    assert.ok(definitionRe('findAnnotationWithType').test('internal inline fun <reified T : Annotation> KSAnnotated.findAnnotationWithType(): T? {'), 'with type parameters');
+    assert.ok(!definitionRe('isKotlinClass').test('  if (!classDecl.isKotlinClass()) {'), 'a call');
+    const def = { ...passage(0, 'ksp/KspUtil.kt', 'internal fun KSClassDeclaration.asType() = asType(emptyList())\n\ninternal fun KSClassDeclaration.isKotlinClass(): Boolean {\n  return origin == KOTLIN\n}'), language: 'kotlin', symbol: 'asType, isKotlinClass', retrieval: 1 };
+    const use = { ...passage(1, 'ksp/TargetTypes.kt', 'internal fun targetType(type: KSDeclaration): TargetType? {\n  if (!classDecl.isKotlinClass()) {\n    return null\n  }\n}'), language: 'kotlin', symbol: 'targetType', retrieval: 0.6 };
+    assert.deepEqual(callSitesFirst('isKotlinClass', [def, use]), [1, 0]);
+  });
+
   it('"where is X used?": a call of a class\'s static member (`ErrorMiddleware.default(…)`) uses the class, before its definition', () => {
     const def = { ...passage(0, 'Sources/Vapor/Middleware/ErrorMiddleware.swift', 'public final class ErrorMiddleware: Middleware {\n    public static func `default`(environment: Environment) -> ErrorMiddleware {\n        return .init { req, error in Response(status: .internalServerError) }\n    }\n}'), language: 'swift', symbol: 'ErrorMiddleware', retrieval: 1 };
     const use = { ...passage(1, 'Sources/Vapor/Middleware/Application+Middleware.swift', 'var new = Middlewares()\nnew.use(ErrorMiddleware.default(environment: self.environment))\nreturn new'), language: 'swift', retrieval: 0.6 };

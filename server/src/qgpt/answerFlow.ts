@@ -11,7 +11,7 @@ import { gitRoot, personsFor, type PersonsResult, type Target } from './persons'
 import { peopleAnswer } from './peopleAnswer';
 import { leafName, queryTerms } from './terms';
 import { ownerAndMember, receiverNamedAfter } from '../index/symbols';
-import { answerOrder, callPattern, COMMENT, definitionLine } from './extractive';
+import { answerOrder, callPattern, COMMENT, definitionLine, signatureOpens } from './extractive';
 import { asksAboutExamples, docstringLines, languageOf, withoutTrailingComment } from '../index/languages';
 import { toAskcodeError } from '../core/errors';
 
@@ -110,16 +110,21 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
   const defines = definitionLine(symbol);
   // Neither a comment, its definition line nor an import or export list (`export { a, b, }`, `from m import (a, b)`) calls it.
   // Nor does an example in a Python docstring.
+  // Nor the first line of its signature written over several lines (yargs' `addCoerceMiddleware(`).
   const notCalls = (p: Passage) => {
     const inDoc = docstringLines(p.text, p.path);
-    return p.text.split('\n').filter((l, k) => !COMMENT.test(l) && !defines(l) && !inDoc[k]).map(withoutTrailingComment).join('\n').replace(IMPORT_EXPORT_LIST, '');
+    const lines = p.text.split('\n');
+    const opens = signatureOpens(lines, symbol);
+    return lines.filter((l, k) => !COMMENT.test(l) && !defines(l) && !inDoc[k] && !opens[k]).map(withoutTrailingComment).join('\n').replace(IMPORT_EXPORT_LIST, '');
   };
   const owner = ownerAndMember(symbol)?.owner;
   const order = passages.map((p, i) => {
     const text = notCalls(p);
     const inDoc = docstringLines(p.text, p.path);
+    const lines = p.text.split('\n');
+    const opens = signatureOpens(lines, symbol);
     return {
-      i, direct: direct.test(text), calls: call.test(text), defines: p.text.split('\n').some((l, k) => !inDoc[k] && defines(l)), own: isPieceOf(p, leafName(symbol)),
+      i, direct: direct.test(text), calls: call.test(text), defines: lines.some((l, k) => !inDoc[k] && (defines(l) || opens[k])), own: isPieceOf(p, leafName(symbol)),
       test: testsFirst && isTestPassage(p), doc: !examples && !!p.path && !!languageOf(p.path).markdown,
       owned: !!owner && calledOnOwner(text, p, owner, leaf),
     };

@@ -58,7 +58,8 @@ export function definitionRe(symbol: string): RegExp {
   // signature whose type parameters go on over the next lines (`getQueryData<`).
   // Go's methods name their receiver first: `func (e *Echo) ServeHTTP(`, on one line (a struct's
   // `serveHTTPFunc func(…)` field above a `Binder Binder` field defines no `Binder`).
-  return new RegExp(`(?:\\b${DEF_WORDS}[ \\t]+${leaf}\\b)|(?:\\bfunc[ \\t]*\\([^)\\n]*\\)[ \\t]*${leaf}\\b)|(?:^\\s*(?:public |private |protected |static |async |export )*${leaf}\\s*(?:<[^>]*>)?\\s*(?:\\([^()]*\\)\\s*(?::\\s*[^;{=]+?\\s*)?(?:\\{|=>)|\\([^()]*\\)\\s*:\\s*[^;{=]+?;|=(?!=)|:(?!:)))|(?:^#+\\s*\`?${leaf}\\b)|${typedDeclaration(leaf)}|(?:^\\s*(?:(?:public|private|protected|static|async|readonly|override|abstract) )*${leaf}<\\s*$)`, 'm');
+  // Kotlin's type parameters and receiver before the name: `fun <T> KSClassDeclaration.isKotlinClass(`.
+  return new RegExp(`(?:\\b${DEF_WORDS}[ \\t]+${leaf}\\b)|(?:\\bfun[ \\t]+(?:<[^>\\n]*>[ \\t]*)?(?:[\\w.]+(?:<[^>\\n]*>)?\\??\\.)?${leaf}\\b)|(?:\\bfunc[ \\t]*\\([^)\\n]*\\)[ \\t]*${leaf}\\b)|(?:^\\s*(?:public |private |protected |static |async |export )*${leaf}\\s*(?:<[^>]*>)?\\s*(?:\\([^()]*\\)\\s*(?::\\s*[^;{=]+?\\s*)?(?:\\{|=>)|\\([^()]*\\)\\s*:\\s*[^;{=]+?;|=(?!=)|:(?!:)))|(?:^#+\\s*\`?${leaf}\\b)|${typedDeclaration(leaf)}|(?:^\\s*(?:(?:public|private|protected|static|async|readonly|override|abstract) )*${leaf}<\\s*$)`, 'm');
 }
 
 /**
@@ -292,7 +293,9 @@ function callsIn(symbol: string): (p: Passage) => boolean {
   const defines = definitionLine(symbol);
   return (p) => {
     const inDoc = docstringLines(p.text, p.path);
-    return p.text.split('\n').some((l, k) => !inDoc[k] && !COMMENT.test(l) && !defines(l) && call.test(withoutTrailingComment(l)));
+    const lines = p.text.split('\n');
+    const opens = signatureOpens(lines, symbol);
+    return lines.some((l, k) => !inDoc[k] && !opens[k] && !COMMENT.test(l) && !defines(l) && call.test(withoutTrailingComment(l)));
   };
 }
 
@@ -477,6 +480,15 @@ function signatureName(lines: string[], i: number): string | undefined {
     return /^\s*\)[^;]*\{\s*$/.test(l) ? name : undefined;
   }
   return undefined;
+}
+
+/**
+ * The lines of a passage that open `symbol`'s own definition with a signature over several lines
+ * (yargs' `addCoerceMiddleware(` … `): YargsInstance {`): the line alone reads as a call.
+ */
+export function signatureOpens(lines: string[], symbol: string): boolean[] {
+  const leaf = leafName(symbol);
+  return lines.map((l, k) => l.includes(leaf) && signatureName(lines, k) === leaf);
 }
 
 /**
@@ -898,7 +910,8 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   // A line of a place's quote that says `re` in its code: not a comment, a docstring or X's own definition.
   const saysIn = (m: PlaceMatch, re: RegExp) => {
     const inDoc = docstringLines(m.passage.text, m.passage.path);
-    return m.quote.some((l, k) => re.test(withoutTrailingComment(l)) && !defLine!(l) && !COMMENT.test(l) && !inDoc[m.quoteStart + k]);
+    const opens = signatureOpens(m.passage.text.split('\n'), callOf!);
+    return m.quote.some((l, k) => re.test(withoutTrailingComment(l)) && !defLine!(l) && !COMMENT.test(l) && !inDoc[m.quoteStart + k] && !opens[m.quoteStart + k]);
   };
   const said = (re: RegExp) => saysIn(first, re);
   const callRe = callOf ? callPattern(callOf) : null;
