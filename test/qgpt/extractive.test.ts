@@ -772,6 +772,10 @@ describe('extractive answerer: the order of the places', () => {
     assert.ok(definitionRe('cJSON_Delete').test('CJSON_PUBLIC(void) cJSON_Delete(cJSON *item)'));
     assert.ok(definitionRe('internal_malloc').test('static void *internal_malloc(size_t size)'));
     assert.ok(!definitionRe('cJSON_Delete').test('    cJSON_Delete(item->child);'), 'a call is no definition');
+    // C++'s specifiers and qualifier macros, a trailing return type (fmt's `parse_align`); not a call after a label.
+    for (const line of ['FMT_CONSTEXPR inline auto parse_align(char c) -> align {', 'FMT_CONSTEXPR auto parse_align(const Char* begin, const Char* end,', 'std::string parse_align(char c) const {'])
+      assert.ok(definitionRe('parse_align').test(line), line);
+    for (const line of ['    else: parse_align(c)', '  onError: parse_align(err)', '  auto a = parse_align(c);']) assert.ok(!definitionRe('parse_align').test(line), line);
     // The caller's head is the line above its brace; a chunk named by other definitions names the quote by it.
     const callers = [
       'CJSON_PUBLIC(void) cJSON_DeleteItemFromArray(cJSON *array, int which)',

@@ -42,9 +42,11 @@ function escapeRe(s: string): string {
  * `public GsonBuilder setPrettyPrinting() {`, `fun close(): Unit {`, a signature that goes on to
  * the next line — not a call such as `return build();` or `new Adapter() {`. C's too: a pointer's
  * `static void *internal_malloc(size_t size)`, an export macro's `CJSON_PUBLIC(void) cJSON_Delete(cJSON *item)`.
+ * C++'s specifiers and qualifier macros before the type, a trailing return type after the
+ * parameters: fmt's `FMT_CONSTEXPR inline auto parse_align(char c) -> align {`.
  */
 function typedDeclaration(leaf: string): string {
-  return `(?:^\\s*(?:@\\w+(?:\\([^)]*\\))?\\s+)*(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|virtual|async|default|open|suspend|sealed|native)\\s+)*(?!(?:return|new|await|yield|throw|raise|assert|del|defer|go|if|elif|while|else|case|in|of|typeof|not|and|or)\\s)(?:[A-Z][A-Z0-9_]*\\([^()\\n]*\\)|[\\w.<>\\[\\]?,]+)[ \\t*&]+${leaf}\\s*(?:<[^>]*>)?\\s*\\((?:[^()]*\\)\\s*(?:throws\\s+[\\w.,\\s]+|:\\s*[\\w.<>\\[\\]?,\\s]+)?\\s*(?:\\{.*|=>.*)?|[^()]*)$)`;
+  return `(?:^\\s*(?:@\\w+(?:\\([^)]*\\))?\\s+)*(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|virtual|async|default|open|suspend|sealed|native|inline|constexpr|consteval|explicit|extern|friend|[A-Z][A-Z0-9]*_[A-Z0-9_]*)\\s+)*(?!(?:return|new|await|yield|throw|raise|assert|del|defer|go|if|elif|while|else|case|in|of|typeof|not|and|or)\\s)(?:[A-Z][A-Z0-9_]*\\([^()\\n]*\\)|(?:[\\w.<>\\[\\]?,]|::)+)[ \\t*&]+${leaf}\\s*(?:<[^>]*>)?\\s*\\((?:[^()]*\\)\\s*(?:throws\\s+[\\w.,\\s]+|:\\s*[\\w.<>\\[\\]?,\\s]+)?\\s*(?:(?:const|noexcept|override)\\s*)*(?:->\\s*[^{;=]+?\\s*)?(?:\\{.*|=>.*)?|[^()]*)$)`;
 }
 
 /** A line that defines `symbol` (by its last part), in any of the languages the index reads. */
