@@ -300,7 +300,9 @@ describe('question: what a question asks', () => {
       // A test suite's folder (BurntSushi/toml's internal/toml-test/), a Rust module's tests in their own file (http's src/uri/tests.rs), fuzzing harnesses.
       'internal/toml-test/toml.go', 'src/uri/tests.rs', 'ossfuzz/fuzz.go', 'fuzz/fuzz_targets/parse.rs', 'oss-fuzz/build.sh',
       // Go's packages of helpers for tests: net/http/httptest, zap's zaptest/.
-      'net/http/httptest/server.go', 'zaptest/logger.go', 'zaptest/observer/observer.go']) {
+      'net/http/httptest/server.go', 'zaptest/logger.go', 'zaptest/observer/observer.go',
+      // tsd's type tests: chalk's source/index.test-d.ts.
+      'source/index.test-d.ts', 'index.test-d.mts']) {
       assert.ok(isTestPath(p), p);
     }
     for (const p of ['benchmarks/handle.ts', 'crate/benches/parse.rs', 'examples/app.py', '_examples/pathvalue/main.go', 'src/main/java/org/jsoup/examples/ListLinks.java', 'samples/src/main/java/demo/App.java',
@@ -314,7 +316,9 @@ describe('question: what a question asks', () => {
       // C and Kotlin in the documentation: jansson's doc/github_commits.c.
       'doc/github_commits.c', 'docs/snippets/Client.kt',
       // A notebook: tqdm's DEMO.ipynb.
-      'DEMO.ipynb', 'notebooks/intro.ipynb']) assert.ok(isExamplePath(p), p);
+      'DEMO.ipynb', 'notebooks/intro.ipynb',
+      // A benchmark at the top of the repository: chalk's benchmark.js.
+      'benchmark.js', 'bench.py', 'benchmarks.ts']) assert.ok(isExamplePath(p), p);
     for (const p of ['src/router/trie.ts', 'src/flask/testing.py.txt', 'docs/guide.md', 'src/attest.ts', 'src/latest/index.ts', 'src/_pytest/python.py',
       'src/contests/rules.ts', 'src/testimony/index.ts', 'src/attest.c', 'src/latest.sh', 'src/features/cart/slice.ts', 'app/features/steps.ts',
       // A JVM package's folders name the project's own code: Spring Initializr's `com.example.demo`, the petclinic's `org.springframework.samples`.
@@ -326,7 +330,9 @@ describe('question: what a question asks', () => {
       // Kotlin Multiplatform's code sets; a folder whose name ends in "test" in lower case (`src/latest/`).
       'okhttp/src/commonJvmAndroid/kotlin/okhttp3/ConnectionPool.kt', 'src/jvmMain/kotlin/App.kt', 'src/latest/App.kt', 'src/performance/metrics.ts', 'src/perf/counters.rs', 'src/units/test.rs.txt', 'src/community/tests.md.txt',
       // A Go folder named like a package of helpers for tests, that is none; another language's.
-      'latest/version.go', 'contest/rules.go', 'pkg/attest/sign.go', 'src/zaptest/logger.ts']) {
+      'latest/version.go', 'contest/rules.go', 'pkg/attest/sign.go', 'src/zaptest/logger.ts',
+      // A benchmarking library's own module is its code.
+      'src/pytest_benchmark/benchmark.py', 'lib/bench.js']) {
       assert.ok(!isTestPath(p) && !isExamplePath(p), p);
     }
   });
