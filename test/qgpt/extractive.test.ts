@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { answerOrder, citedPlaces, definitionRe, leadSentence, nameCoverage, quotedSymbol, rankPlaces } from '../../server/src/qgpt/extractive';
+import { answerOrder, callPattern, citedPlaces, definitionRe, leadSentence, nameCoverage, quotedSymbol, rankPlaces } from '../../server/src/qgpt/extractive';
+import { entitiesOf } from '../../server/src/qgpt/reprompt';
+import { analyzeQuestion } from '../../server/src/index/question';
 import { callSiteSymbol, isTestPassage } from '../../server/src/qgpt/intent';
 import { hintsRules } from '../../server/src/qgpt/hints';
 import { isQuotedProse, queryTerms } from '../../server/src/qgpt/terms';
@@ -571,6 +573,20 @@ describe('extractive answerer: the order of the places', () => {
     const def = { ...passage(0, 'ksp/KspUtil.kt', 'internal fun KSClassDeclaration.asType() = asType(emptyList())\n\ninternal fun KSClassDeclaration.isKotlinClass(): Boolean {\n  return origin == KOTLIN\n}'), language: 'kotlin', symbol: 'asType, isKotlinClass', retrieval: 1 };
     const use = { ...passage(1, 'ksp/TargetTypes.kt', 'internal fun targetType(type: KSDeclaration): TargetType? {\n  if (!classDecl.isKotlinClass()) {\n    return null\n  }\n}'), language: 'kotlin', symbol: 'targetType', retrieval: 0.6 };
     assert.deepEqual(callSitesFirst('isKotlinClass', [def, use]), [1, 0]);
+  });
+
+  it('Ruby\'s predicates keep their `?` (rake\'s `out_of_date?`): a name asked about, defined, called with or without parentheses, and carried to a follow-up', () => {
+    const q = 'where is `Rake.FileTask.out_of_date?` called?';
+    assert.equal(callSiteSymbol(q), 'Rake.FileTask.out_of_date?');
+    assert.deepEqual(analyzeQuestion(q).symbols.map((x) => x.name), ['Rake.FileTask.out_of_date?']);
+    assert.equal(analyzeQuestion(q).intent, 'usage');
+    assert.ok(definitionRe('out_of_date?').test('    def out_of_date?(stamp)'), 'its def');
+    assert.ok(!definitionRe('out_of_date?').test('        out_of_date?(File.mtime(name)) || @application.options.build_all'), 'a call');
+    for (const line of ['out_of_date?(File.mtime(name))', 'return true if task.out_of_date?', 'user.save!']) assert.ok(callPattern(line.includes('save') ? 'save!' : 'out_of_date?').test(line), line);
+    assert.ok(!callPattern('out_of_date?').test('out_of_date_now(x)'), 'another name');
+    assert.deepEqual(entitiesOf('`Rake.FileTask.out_of_date?` in [`lib/rake/file_task.rb:1-58`](lib/rake/file_task.rb#L1-L58) is where this happens').symbols[0], 'Rake.FileTask.out_of_date?');
+    const def = { ...passage(0, 'lib/rake/file_task.rb', 'class FileTask < Task\n  def needed?\n    begin\n      out_of_date?(File.mtime(name)) || @application.options.build_all\n    end\n  end\n\n  def out_of_date?(stamp)\n    all_prerequisite_tasks.any? { |prereq| prereq.timestamp > stamp }\n  end\nend'), language: 'ruby', symbol: 'Rake › FileTask › needed?, out_of_date?', retrieval: 1 };
+    assert.match(leadSentence(rankPlaces(q, [def]), callSiteSymbol(q)), /calls it/);
   });
 
   it('"where is X used?": a call of a class\'s static member (`ErrorMiddleware.default(…)`) uses the class, before its definition', () => {

@@ -92,11 +92,12 @@ const FRAMING_WEIGHT = 0.35;
  * calls X", "callers of X", "where is X tested", "an example of using X" (but not "what is X used
  * for").
  */
-// Within one sentence: no question mark, and no full stop but a dotted name's (`ErrorHandler.response`).
+// Within one sentence: no question mark, and no full stop but a dotted name's (`ErrorHandler.response`)
+// or a Ruby name's own `?` (`out_of_date?`).
 const USAGE = [
-  /\b(where|who|which\s+\w+|what\s+(?:code|functions?|methods?|files?|modules?|classes|places?))\b(?:[^?.]|\.(?=\w)){0,80}?\b(called|used|invoked|referenced|imported|tested|instantiated|raised|thrown)\b(?!\s+(?:for|to|as|by the|in order)\b)/i,
+  /\b(where|who|which\s+\w+|what\s+(?:code|functions?|methods?|files?|modules?|classes|places?))\b(?:[^?.]|\.(?=\w)|[?!](?=`)){0,80}?\b(called|used|invoked|referenced|imported|tested|instantiated|raised|thrown)\b(?!\s+(?:for|to|as|by the|in order)\b)/i,
   // "How is X tested?", "how is X used?" (not "how is X used to …"), "an example of using X".
-  /\bhow\s+(?:is|are)\b(?:[^?.]|\.(?=\w)){1,80}?\b(?:tested|used)\s*(?:[?.]|$|\b(?:in|by|from|across)\b)/i,
+  /\bhow\s+(?:is|are)\b(?:[^?.]|\.(?=\w)|[?!](?=`)){1,80}?\b(?:tested|used)\s*(?:[?.]|$|\b(?:in|by|from|across)\b)/i,
   /\bexamples?\s+of\s+(?:using|calling|how\s+to\s+(?:use|call))\b/i,
   /\b(callers?|call sites?|usages?|uses|references)\s+(of|to)\b/i,
   /\b(what|who|which\s+\w+)\s+(calls?|uses?|invokes?|imports?)\b/i,
@@ -209,7 +210,8 @@ export function analyzeQuestion(text: string): QuestionInfo {
   const add = (raw: string, codeShaped: boolean, at?: number, text = prose) => {
     // `json!` is the macro `json`.
     const name = raw.replace(/\(\)$/, '').replace(/(?<=\w)!$/, '').replace(/^[.:]+|[.:]+$/g, '');
-    if (name.length < 3 || name.length > 100 || !/^[A-Za-z_$][A-Za-z0-9_$.:#]*$/.test(name)) return;
+    // Ruby's predicates keep their `?` (`out_of_date?`), as the symbol index names them.
+    if (name.length < 3 || name.length > 100 || !/^[A-Za-z_$][A-Za-z0-9_$.:#]*\??$/.test(name)) return;
     const prev = symbols.get(name);
     // The noun beside the name says which definition is meant ("the Context class", "type Options").
     const near = at === undefined ? undefined : (KIND_AFTER.exec(text.slice(at + raw.length)) ?? KIND_BEFORE.exec(text.slice(Math.max(0, at - 12), at)));

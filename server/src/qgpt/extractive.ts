@@ -52,6 +52,8 @@ function typedDeclaration(leaf: string): string {
 /** A line that defines `symbol` (by its last part), in any of the languages the index reads. */
 export function definitionRe(symbol: string): RegExp {
   const leaf = escapeRe(leafName(symbol));
+  // The name's end: a word boundary, or for Ruby's `out_of_date?` and `save!` no more of a name.
+  const end = /[\w$]$/.test(leafName(symbol)) ? '\\b' : '(?![\\w?!])';
   // `def name(`, `function name`, `class Name`, `name(...) {` / `name(…): T;` / `name = (` as a
   // method or arrow function, or a doc heading that is the name; not a call that starts a line
   // (`halt(404)`, `setup(app)`).
@@ -61,7 +63,7 @@ export function definitionRe(symbol: string): RegExp {
   // Go's methods name their receiver first: `func (e *Echo) ServeHTTP(`, on one line (a struct's
   // `serveHTTPFunc func(…)` field above a `Binder Binder` field defines no `Binder`).
   // Kotlin's type parameters and receiver before the name: `fun <T> KSClassDeclaration.isKotlinClass(`.
-  return new RegExp(`(?:\\b${DEF_WORDS}[ \\t]+${leaf}\\b)|(?:\\bfun[ \\t]+(?:<[^>\\n]*>[ \\t]*)?(?:[\\w.]+(?:<[^>\\n]*>)?\\??\\.)?${leaf}\\b)|(?:\\bfunc[ \\t]*\\([^)\\n]*\\)[ \\t]*${leaf}\\b)|(?:^\\s*(?:public |private |protected |static |async |export )*${leaf}\\s*(?:<[^>]*>)?\\s*(?:\\([^()]*\\)\\s*(?::\\s*[^;{=]+?\\s*)?(?:\\{|=>)|\\([^()]*\\)\\s*:\\s*[^;{=]+?;|=(?!=)|:(?!:)))|(?:^#+\\s*\`?${leaf}\\b)|${typedDeclaration(leaf)}|(?:^\\s*(?:(?:public|private|protected|static|async|readonly|override|abstract) )*${leaf}<\\s*$)`, 'm');
+  return new RegExp(`(?:\\b${DEF_WORDS}[ \\t]+${leaf}${end})|(?:\\bfun[ \\t]+(?:<[^>\\n]*>[ \\t]*)?(?:[\\w.]+(?:<[^>\\n]*>)?\\??\\.)?${leaf}${end})|(?:\\bfunc[ \\t]*\\([^)\\n]*\\)[ \\t]*${leaf}${end})|(?:^\\s*(?:public |private |protected |static |async |export )*${leaf}\\s*(?:<[^>]*>)?\\s*(?:\\([^()]*\\)\\s*(?::\\s*[^;{=]+?\\s*)?(?:\\{|=>)|\\([^()]*\\)\\s*:\\s*[^;{=]+?;|=(?!=)|:(?!:)))|(?:^#+\\s*\`?${leaf}${end})|${typedDeclaration(leaf)}|(?:^\\s*(?:(?:public|private|protected|static|async|readonly|override|abstract) )*${leaf}<\\s*$)`, 'm');
 }
 
 /**
@@ -245,7 +247,10 @@ const LEAD_IN = /^\s*(?:@|#|\/\/|\/\*|\*|$)/;
 
 /** A call of `symbol` (`name(` or `.name(`, by its last part), maybe generic (`new RetryStrategyOptions<int>()`). */
 export function callPattern(symbol: string): RegExp {
-  return new RegExp(`(?:\\.|\\b)${escapeRe(leafName(symbol))}\\s*${TYPE_ARGS}\\(`);
+  const leaf = leafName(symbol);
+  // Ruby's `out_of_date?` and `save!` are called with or without parentheses, and name nothing else.
+  if (/[?!]$/.test(leaf)) return new RegExp(`(?:\\.|\\b)${escapeRe(leaf)}(?![\\w?!=])`);
+  return new RegExp(`(?:\\.|\\b)${escapeRe(leaf)}\\s*${TYPE_ARGS}\\(`);
 }
 
 /** A call's type arguments, maybe none (`new RetryStrategyOptions<int>()`, `f<Map<K, V>>(…)`), before its `(`. */

@@ -26,7 +26,8 @@ export function entitiesOf(text: string): Entities {
   for (const m of text.matchAll(CODE_SPAN_RE)) {
     const v = m[1].trim().replace(/\(\)$/, '');
     if (isPathLike(v) && !/\s/.test(v)) found.push({ at: m.index!, kind: 'path', value: v.replace(/:\d+(?:-\d+)?$/, '') });
-    else if (/^[A-Za-z_$][\w$.]*$/.test(v)) found.push({ at: m.index!, kind: 'symbol', value: v });
+    // Ruby's `out_of_date?` and `save!` are names too.
+    else if (/^[A-Za-z_$][\w$.]*[?!]?$/.test(v)) found.push({ at: m.index!, kind: 'symbol', value: v });
   }
   const outside = text.replace(CODE_SPAN_RE, (s) => ' '.repeat(s.length));
   for (const m of outside.matchAll(CALL_RE)) found.push({ at: m.index!, kind: 'symbol', value: m[1] });
@@ -52,7 +53,7 @@ const NOT_A_SUBJECT = new Set(
 );
 export function isSubjectName(s: string): boolean {
   const leaf = s.split('.').at(-1) ?? s;
-  return leaf.length > 2 && !NOT_A_SUBJECT.has(leaf.toLowerCase()) && /^[A-Za-z_$][\w$.]*$/.test(s);
+  return leaf.length > 2 && !NOT_A_SUBJECT.has(leaf.toLowerCase()) && /^[A-Za-z_$][\w$.]*[?!]?$/.test(s);
 }
 
 /** A follow-up that asks for call sites or uses ("who calls it?", "where is that used?"). */
