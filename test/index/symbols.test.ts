@@ -225,6 +225,8 @@ describe('symbols: what a class inherits', () => {
     assert.deepEqual(await basesOf('GsonBuilder.java', 'public final class GsonBuilder<T> extends Builder<T> implements Cloneable {\n  void m() {}\n}\n'), ['GsonBuilder: Builder Cloneable']);
     assert.deepEqual(await basesOf('Logger.cs', 'public sealed class Logger : ILogger, ILogEventSink, IDisposable\n{\n    void M() { }\n}\n'), ['Logger: ILogger ILogEventSink IDisposable']);
     assert.deepEqual(await basesOf('base.rb', 'class Base < Sinatra::Helpers\n  def halt; end\nend\n'), ['Base: Helpers']);
+    // A comment above the first method is no base (rake's `class FileTask < Task` had "Is", "this", "file" as bases).
+    assert.deepEqual(await basesOf('file_task.rb', 'module Rake\n  class FileTask < Task\n\n    # Is this file task needed?  Yes if it does not exist.\n    def needed?\n      true\n    end\n  end\nend\n'), ['Rake.FileTask: Task']);
     assert.deepEqual(await basesOf('App.php', '<?php\nclass App extends RouteCollectorProxy implements RequestHandlerInterface\n{\n    public function run() {}\n}\n'), ['App: RouteCollectorProxy RequestHandlerInterface']);
     assert.deepEqual(await basesOf('handler.rs', "pub trait Handler<T>: Clone + Send + 'static {\n    fn call(self);\n}\npub struct Plain<T> { a: T }\n"), ['Handler: Clone Send']);
     // Go: a struct's embedded fields, not its named ones.

@@ -80,7 +80,8 @@ function basesOf(n: TSNode): string[] | undefined {
   let head = '';
   let after = false;
   if (n.type !== 'type_spec') for (const c of n.children) {
-    if (!c) continue;
+    // A comment between the head and the body (Ruby's above its first method) names no base.
+    if (!c || /comment/.test(c.type)) continue;
     if (body && c.id === body.id) break;
     // Kotlin's primary constructor (`class Router(private val cfg: Config) : Base()`) is no base.
     if (after && !/^(?:type_parameters?(?:_list)?|primary_constructor)$/.test(c.type)) head += ' ' + c.text;
