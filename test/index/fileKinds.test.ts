@@ -54,6 +54,16 @@ describe('declarations, translation catalogs, project settings and vendored code
     assert.ok(!interfaceOnly(['from typing import Protocol\n']), 'no protocol declared');
   });
 
+  it('knows a C or C++ header of prototypes and settings alone (inih\'s `ini.h`), not one with code in it', () => {
+    const header = '/* Parse given INI-style file. Returns 0 on success, line number of first error on parse error. */\nint ini_parse(const char* filename, ini_handler handler, void* user);\n\n#ifndef INI_ALLOW_MULTILINE\n#define INI_ALLOW_MULTILINE 1\n#endif\n\ntypedef int (*ini_handler)(void* user, const char* section,\n                           const char* name, const char* value);\n';
+    assert.ok(isInterfaceOnly('c', [{ text: header }], 'ini.h'));
+    assert.ok(isInterfaceOnly('c', [{ text: '/* Nonzero to allow multi-line value parsing. */\n#ifndef INI_ALLOW_MULTILINE\n#define INI_ALLOW_MULTILINE 1\n#endif\n' }], 'ini.h'), 'a passage of settings');
+    assert.ok(!isInterfaceOnly('c', [{ text: header }], 'ini.c'), 'the implementation');
+    assert.ok(!isInterfaceOnly('cpp', [{ text: header + 'inline int ini_count(const char* s) {\n  return 0;\n}\n' }], 'ini.hpp'), 'inline code');
+    assert.ok(!isInterfaceOnly('cpp', [{ text: 'class Reader {\n public:\n  int size() const { return n_; }\n};\n' }], 'reader.h'), 'a method with its body');
+    assert.ok(!isInterfaceOnly('c', [{ text: header + '#define HASH_ADD(head, add) \\\n  do { (add)->next = (head); } while (0)\n' }], 'uthash.h'), 'macros that do the work');
+  });
+
   it('knows TypeScript files of types only, whose doc comments\' examples make no values', () => {
     const typesOnly = (texts: string[]) => isInterfaceOnly('typescript', texts.map((text) => ({ text })));
     const retryOptions = "import type {HttpMethod} from './common.js';\n\nexport type RetryOptions = {\n\t/**\n\tThe delay before each retry.\n\n\t@example\n\t```\n\tconst api = ky.extend({retry: {delay: n => 300}});\n\t```\n\t*/\n\tdelay?: (attemptCount: number) => number;\n};\n";
@@ -105,7 +115,7 @@ describe('declarations, translation catalogs, project settings and vendored code
 
   it('knows a project\'s build and tool settings by their paths', () => {
     for (const p of ['tsconfig.json', 'perf-measures/tsconfig.build.json', 'package.json', 'pyproject.toml', 'uv.lock', '.github/workflows/ci.yml', 'vitest.config.ts', 'setup.cfg',
-      'packages/solid-query/vite.config.ts', 'packages/react-router/tsdown.config.ts', 'examples/app/next.config.js', 'webpack.config.cjs', 'integration/playwright.config.ts', 'karma.conf.cjs', 'test/wdio.conf.js', 'Gruntfile.js', 'gulpfile.mjs',
+      'packages/solid-query/vite.config.ts', 'meson_options.txt', 'meson.build', 'CMakeLists.txt', 'cmake/FindZlib.cmake', 'Package.swift', 'SwiftyJSON.podspec', 'rake.gemspec', 'packages/react-router/tsdown.config.ts', 'examples/app/next.config.js', 'webpack.config.cjs', 'integration/playwright.config.ts', 'karma.conf.cjs', 'test/wdio.conf.js', 'Gruntfile.js', 'gulpfile.mjs',
       'go.mod', 'go.sum', 'axum-core/Cargo.toml', '.golangci.yaml', '.github/stale.yml', 'requirements-dev.txt', 'docs/requirements.txt', 'Gemfile', 'pom.xml', 'gson/src/main/java/module-info.java', 'src/Serilog/Serilog.csproj', 'Serilog.sln', 'Directory.Build.props',
       'LICENSE', 'LICENSE.md', 'CONTRIBUTING.md', 'MAINTAINERS.md', 'SECURITY.md', '.github/CODEOWNERS', 'AUTHORS.rst',
       // Notes for AI assistants (echo's llms-full.txt and CLAUDE.md).

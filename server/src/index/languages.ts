@@ -272,13 +272,15 @@ const INTERFACE_LANGUAGES = new Set(['java', 'csharp', 'kotlin']);
 
 /**
  * A Java, C# or Kotlin file (by its chunks) that declares interfaces and no class, enum, record or struct
- * (gson's `InstanceCreator.java`, `ExclusionStrategy.java`), or a TypeScript file of types only: its
+ * (gson's `InstanceCreator.java`, `ExclusionStrategy.java`), a TypeScript file of types only, a Python
+ * module of protocols, or a C or C++ header of prototypes (`relPath` says it is a header): its
  * documentation says what the implementations do, in the words of a question, but nothing happens there.
  */
-export function isInterfaceOnly(language: string, chunks: readonly { text: string }[]): boolean {
+export function isInterfaceOnly(language: string, chunks: readonly { text: string }[], relPath?: string): boolean {
   // The language first: the index asks this of every code file it adds.
   if (language === 'typescript') return isTypesOnly(chunks.map((c) => c.text).join('\n'));
   if (language === 'python') return isProtocolsOnly(chunks.map((c) => c.text).join('\n'));
+  if (language === 'c' || language === 'cpp') return !!relPath && C_HEADER.test(relPath) && isPrototypesOnly(chunks.map((c) => c.text).join('\n'));
   if (!INTERFACE_LANGUAGES.has(language)) return false;
   return chunks.some((c) => INTERFACE_DECL.test(c.text)) && !chunks.some((c) => TYPE_WITH_BODY.test(c.text));
 }
@@ -295,6 +297,30 @@ const COMMENTS = /\/\*[\s\S]*?\*\/|\/\/[^\n]*/g;
 function isTypesOnly(text: string): boolean {
   if (!TS_TYPE_DECL.test(text)) return false;
   return !TS_VALUE.test(text.replace(COMMENTS, ''));
+}
+
+const C_HEADER = /\.(?:h|hh|hpp|hxx)$/i;
+/** A preprocessor directive, with the lines its backslashes carry on. */
+const C_DIRECTIVE = /^[ \t]*#(?:[^\n]*\\\n)*[^\n]*/gm;
+/** A prototype: `int ini_parse(const char* filename, ini_handler handler, void* user);`. */
+const C_PROTOTYPE = /[\w*&>][ \t*&]*[A-Za-z_]\w*\s*\([^;{}]*\)\s*;/;
+/** A function's body after its parameters: `) {`, `) const {`, `) -> T {`. */
+const C_BODY = /\)\s*(?:const\s*)?(?:noexcept\s*)?(?:->\s*[^{};]+)?\{/;
+
+/** A function-like macro, which may be the code itself (`#define HASH_ADD(head, add) do { … } while (0)`). */
+const C_MACRO_FUNCTION = /^[ \t]*#[ \t]*define[ \t]+\w+\(/m;
+
+/**
+ * A C or C++ header (or a passage of one) of prototypes, types and settings, and no function body
+ * nor function-like macro (inih's `ini.h`, whose comments say what `ini_parse` does and what its
+ * `INI_ALLOW_MULTILINE` allows in the words of "how is a line parsed into a name and value?", led
+ * before `ini.c`). A header with inline code (fmt's) or macros that do the work (uthash's) is code.
+ */
+function isPrototypesOnly(text: string): boolean {
+  if (C_MACRO_FUNCTION.test(text)) return false;
+  const code = text.replace(COMMENTS, ' ');
+  const declarations = code.replace(C_DIRECTIVE, ' ');
+  return !C_BODY.test(declarations) && (C_PROTOTYPE.test(declarations) || new RegExp(C_DIRECTIVE.source, 'm').test(code));
 }
 
 /** A Python class that declares an interface: a `Protocol`, an abstract base class. */
@@ -360,7 +386,7 @@ export function isCatalogPath(relPath: string): boolean {
 }
 
 const PROJECT_CONFIG_PATH =
-  /(^|\/)([jt]sconfig[^/]*\.json|package(-lock)?\.json|jsr\.json|deno\.jsonc?|bunfig\.toml|pnpm-(lock|workspace)\.yaml|yarn\.lock|[^/]*\.lock|pyproject\.toml|setup\.cfg|tox\.ini|pytest\.ini|MANIFEST\.in|\.pre-commit-config\.ya?ml|\.readthedocs\.ya?ml|\.editorconfig|\.gitignore|\.gitattributes|\.npmignore|\.eslintrc[^/]*|\.prettierrc[^/]*|(eslint|prettier|vitest|jest|tsup|rollup|babel|commitlint|lint-staged)\.config\.[a-z]+|[\w-]+\.conf(?:ig)?\.[cm]?[jt]s|(?:Gruntfile|gulpfile)\.[cm]?[jt]s|renovate\.json5?|codecov\.ya?ml|\.github\/(workflows\/)?[^/]+\.ya?ml|go\.(mod|sum|work)|Cargo\.toml|\.golangci\.ya?ml|requirements[^/]*\.txt|Gemfile|composer\.json|pom\.xml|build\.gradle(\.kts)?|module-info\.java|[^/]+\.(csproj|fsproj|vbproj|sln)|Directory\.(Build|Packages)\.(props|targets))$/i;
+  /(^|\/)([jt]sconfig[^/]*\.json|package(-lock)?\.json|jsr\.json|deno\.jsonc?|bunfig\.toml|pnpm-(lock|workspace)\.yaml|yarn\.lock|[^/]*\.lock|pyproject\.toml|setup\.cfg|tox\.ini|pytest\.ini|MANIFEST\.in|\.pre-commit-config\.ya?ml|\.readthedocs\.ya?ml|\.editorconfig|\.gitignore|\.gitattributes|\.npmignore|\.eslintrc[^/]*|\.prettierrc[^/]*|(eslint|prettier|vitest|jest|tsup|rollup|babel|commitlint|lint-staged)\.config\.[a-z]+|[\w-]+\.conf(?:ig)?\.[cm]?[jt]s|(?:Gruntfile|gulpfile)\.[cm]?[jt]s|renovate\.json5?|codecov\.ya?ml|\.github\/(workflows\/)?[^/]+\.ya?ml|go\.(mod|sum|work)|Cargo\.toml|\.golangci\.ya?ml|requirements[^/]*\.txt|Gemfile|composer\.json|pom\.xml|build\.gradle(\.kts)?|module-info\.java|[^/]+\.(csproj|fsproj|vbproj|sln)|meson\.build|meson_options\.txt|meson\.options|CMakeLists\.txt|[^/]+\.cmake|vcpkg\.json|Package\.swift|Cartfile|[^/]+\.podspec|[^/]+\.gemspec|Directory\.(Build|Packages)\.(props|targets))$/i;
 /** A project's papers (licence, maintainers, how to contribute or report a vulnerability): by their upper-case names. */
 const PROJECT_PAPERS_PATH = /(^|\/)(LICEN[CS]E|COPYING|NOTICE|MAINTAINERS|SECURITY|CODE_OF_CONDUCT|CONTRIBUTING|AUTHORS|CONTRIBUTORS|CODEOWNERS|FUNDING|SUPPORT|GOVERNANCE|CLAUDE|AGENTS|GEMINI)(\.(md|txt|rst|ya?ml))?$/;
 /**

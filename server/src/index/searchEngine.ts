@@ -554,7 +554,7 @@ export class SearchEngine {
       next.set(this.fileFlags);
       this.fileFlags = next;
     }
-    this.fileFlags[fileDoc] = LIVE | (entry.test ? TEST : 0) | (entry.example ? EXAMPLE : 0) | (entry.code ? CODE : 0) | (entry.changelog ? CHANGELOG : 0) | (isDeclarationPath(rel) ? DECLARATION : 0) | (entry.code && isInterfaceOnly(chunks[0]!.language, chunks) ? INTERFACE : 0) | (isCatalogPath(rel) ? CATALOG : 0) | (isProjectConfigPath(rel) ? PROJECT : 0) | (isVendoredPath(rel) ? VENDORED : 0) | (isToolingPath(rel) ? TOOLING : 0) | (entry.code && isExceptionFile(rel, chunks) ? EXCEPTION : 0) | (entry.code && isGeneratedCode(chunks) ? GENERATED : 0);
+    this.fileFlags[fileDoc] = LIVE | (entry.test ? TEST : 0) | (entry.example ? EXAMPLE : 0) | (entry.code ? CODE : 0) | (entry.changelog ? CHANGELOG : 0) | (isDeclarationPath(rel) ? DECLARATION : 0) | (entry.code && isInterfaceOnly(chunks[0]!.language, chunks, rel) ? INTERFACE : 0) | (isCatalogPath(rel) ? CATALOG : 0) | (isProjectConfigPath(rel) ? PROJECT : 0) | (isVendoredPath(rel) ? VENDORED : 0) | (isToolingPath(rel) ? TOOLING : 0) | (entry.code && isExceptionFile(rel, chunks) ? EXCEPTION : 0) | (entry.code && isGeneratedCode(chunks) ? GENERATED : 0);
     this.files.set(key, entry);
     const code = entry.code && !entry.test;
     this.companions.add(key, rel, entry.test, code ? chunks.flatMap((c) => declaredIds(c.text)) : []);

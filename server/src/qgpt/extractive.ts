@@ -685,7 +685,7 @@ export function answerOrder(query: string, passages: Passage[]): { order: number
   // that names a type ("show me the code for `LambdaContext`") wants it (qa follow-ups 91.9% →
   // 83.8% when they counted).
   const declaration = (p: Passage) =>
-    info.natural && !info.howTo && !ABOUT_TYPES.test(query) && !!p.path && (isDeclarationPath(p.path) || (!info.symbols.length && isInterfaceOnly(languageOf(p.path).id, [p])));
+    info.natural && !info.howTo && !ABOUT_TYPES.test(query) && !!p.path && (isDeclarationPath(p.path) || (!info.symbols.length && isInterfaceOnly(languageOf(p.path).id, [p], p.path)));
   const lateness = new Map(ranked.map((m) => [m, lateTest(m.passage) || example(m.passage) || prose(m.passage) ? 1 : page(m.passage) || declaration(m.passage) ? 0.5 : 0]));
   const later = (m: PlaceMatch) => lateness.get(m)!;
   const pos = new Map(passages.map((p, i) => [p, i]));
