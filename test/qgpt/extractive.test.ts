@@ -587,6 +587,8 @@ describe('extractive answerer: the order of the places', () => {
     assert.deepEqual(entitiesOf('`Rake.FileTask.out_of_date?` in [`lib/rake/file_task.rb:1-58`](lib/rake/file_task.rb#L1-L58) is where this happens').symbols[0], 'Rake.FileTask.out_of_date?');
     const def = { ...passage(0, 'lib/rake/file_task.rb', 'class FileTask < Task\n  def needed?\n    begin\n      out_of_date?(File.mtime(name)) || @application.options.build_all\n    end\n  end\n\n  def out_of_date?(stamp)\n    all_prerequisite_tasks.any? { |prereq| prereq.timestamp > stamp }\n  end\nend'), language: 'ruby', symbol: 'Rake › FileTask › needed?, out_of_date?', retrieval: 1 };
     assert.match(leadSentence(rankPlaces(q, [def]), callSiteSymbol(q)), /calls it/);
+    const caller = { ...passage(1, 'lib/rake/file_creation_task.rb', 'class FileCreationTask < FileTask\n  def needed?\n    !File.exist?(name) || task.out_of_date?\n  end\nend'), language: 'ruby', symbol: 'Rake › FileCreationTask › needed?', retrieval: 0.5 };
+    assert.deepEqual(callSitesFirst('Rake.FileTask.out_of_date?', [{ ...def, symbol: 'Rake › FileTask › out_of_date?' }, caller]), [1, 0]);
   });
 
   it('"where is X used?": a call of a class\'s static member (`ErrorMiddleware.default(…)`) uses the class, before its definition', () => {

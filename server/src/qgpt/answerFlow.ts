@@ -99,7 +99,7 @@ const IMPORT_EXPORT_LIST = /\b(?:import|export)\s+(?:type\s+)?\{[^}]*\}|\bfrom\s
  * ranking finds the definition first, since it names X most).
  */
 export function callSitesFirst(symbol: string, passages: Passage[], testsFirst = false, examples = false): number[] {
-  const leaf = leafName(symbol).replace(/[$]/g, '\\$');
+  const leaf = leafName(symbol).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   // Called, or else passed as a value (`[a, b]`, `f(a)`), not a type in an annotation (`Iterator[Rule]`,
   // `r: Rule)`): a call first (`getattr(self.response, …)` passes an attribute named like the method).
   // A generic call too: C#'s and Java's `new RetryStrategyOptions<int>()`, TypeScript's `f<T>(…)`.
