@@ -177,13 +177,13 @@ const TEST_CLASS_FILE = /(^|\/|[a-z0-9])Tests?\.(java|kt|cs|swift)$/;
  * Gradle's and Kotlin Multiplatform's test source sets (`src/commonTest/`, `src/jvmTest/`,
  * `src/androidTest/`, `src/integrationTest/`, `src/testFixtures/`); case-sensitive, as `src/latest/` is none.
  */
+const TEST_SOURCE_SET = /(^|\/)src\/(?:[a-z][A-Za-z]*(?:Test|Tests|TestFixtures)|testFixtures)\//;
+
 /**
  * Go's packages of helpers for tests, named `<package>test` by the standard library's example
  * (`net/http/httptest`, zap's `zaptest/`); case-sensitive, and `latest/`, `attest/`, `contest/` are none.
  */
 const GO_TEST_PACKAGE = /(^|\/)(?!(?:la|at|con|pro|de)test\/)[a-z][a-z0-9]+test\/(?:[^/]+\/)*[^/]+\.go$/;
-
-const TEST_SOURCE_SET = /(^|\/)src\/(?:[a-z][A-Za-z]*(?:Test|Tests|TestFixtures)|testFixtures)\//;
 
 /**
  * Tests, mocks, fixtures, playgrounds and a project's helpers for its tests (axum's `test_helpers/`,
@@ -302,6 +302,7 @@ function isTypesOnly(text: string): boolean {
 const C_HEADER = /\.(?:h|hh|hpp|hxx)$/i;
 /** A preprocessor directive, with the lines its backslashes carry on. */
 const C_DIRECTIVE = /^[ \t]*#(?:[^\n]*\\\n)*[^\n]*/gm;
+const C_ANY_DIRECTIVE = /^[ \t]*#/m;
 /** A prototype: `int ini_parse(const char* filename, ini_handler handler, void* user);`. */
 const C_PROTOTYPE = /[\w*&>][ \t*&]*[A-Za-z_]\w*\s*\([^;{}]*\)\s*;/;
 /** A function's body after its parameters: `) {`, `) const {`, `) -> T {`. */
@@ -320,12 +321,12 @@ function isPrototypesOnly(text: string): boolean {
   if (C_MACRO_FUNCTION.test(text)) return false;
   const code = text.replace(COMMENTS, ' ');
   const declarations = code.replace(C_DIRECTIVE, ' ');
-  return !C_BODY.test(declarations) && (C_PROTOTYPE.test(declarations) || new RegExp(C_DIRECTIVE.source, 'm').test(code));
+  return !C_BODY.test(declarations) && (C_PROTOTYPE.test(declarations) || C_ANY_DIRECTIVE.test(code));
 }
 
 /** A Python class that declares an interface: a `Protocol`, an abstract base class. */
 const PROTOCOL_CLASS = /^\s*class\s+\w+\s*\((?:[^)]*\b(?:Protocol|ABC)\b|[^)]*\bmetaclass\s*=\s*(?:abc\.)?ABCMeta\b)[^)]*\)\s*:/;
-const PY_STRINGS = /"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'/g;
+const PY_STRINGS = /"""[\s\S]*?"""|'''[\s\S]*?'''/g;
 /** What a Python stub's body or a module's head may hold besides signatures: no statement that does anything. */
 const PY_STUB_LINE = /^\s*(?:\.\.\.|pass|raise\s+NotImplementedError\b.*|@[\w.]+.*|(?:async\s+)?def\s.*|class\s.*|from\s.*|import\s.*|if\s+(?:typing\.)?TYPE_CHECKING\s*:|\w+\s*:\s*[^=]+(?:=\s*\.\.\.)?|\)(?:\s*->\s*[^:]+)?\s*:\s*(?:\.\.\.)?)\s*$/;
 /** A module-level name given a value: a type variable, an alias, `__all__`. */

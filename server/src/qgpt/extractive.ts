@@ -530,12 +530,10 @@ function importsOnly(lines: string[]): boolean {
       continue;
     }
     if (!l.trim() || COMMENT.test(l) || HEAD_LINE.test(l)) continue;
-    if (IMPORT_LINE.test(l) || PYTHON_HEAD_LINE.test(l)) {
-      if (!PYTHON_HEAD_LINE.test(l)) imports++;
-      open = Math.max(0, bracketDepth(l));
-      continue;
-    }
-    return false;
+    const around = PYTHON_HEAD_LINE.test(l);
+    if (!around && !IMPORT_LINE.test(l)) return false;
+    if (!around) imports++;
+    open = Math.max(0, bracketDepth(l));
   }
   return imports > 0;
 }
