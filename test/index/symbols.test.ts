@@ -845,6 +845,28 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     assert.match(text, /^`TestBindQueryParams` in \[`bind_test\.go:[0-9-]+`\]\([^)]+\) is the test named after it \(no test found calls `BindQueryParams` directly\)/, text);
   });
 
+  it('asked for the tests of a method no test calls nor is named after, the answer leads with the tests of its class, and says so (okio\'s `SegmentPool.recycle`)', async () => {
+    fs.writeFileSync(path.join(repo, 'pool.ts'), [
+      'export class SegmentPool {', '  static byteCount = 0;', '', '  /** Returns a segment to the pool, unless the pool is full. */',
+      '  static recycle(segment: Segment): void {', '    if (SegmentPool.byteCount >= MAX_SIZE) return;', '    SegmentPool.byteCount += segment.size;', '  }', '}', '',
+    ].join('\n'));
+    fs.writeFileSync(path.join(repo, 'buffer.ts'), [
+      "import { SegmentPool } from './pool';", '', 'export class Buffer {', '  skip(count: number): void {', '    const segment = this.head;', '    this.head = segment.pop();', '    SegmentPool.recycle(segment);', '  }', '}', '',
+    ].join('\n'));
+    fs.writeFileSync(path.join(repo, 'buffer.test.ts'), [
+      "import { SegmentPool } from './pool';", "import { Buffer } from './buffer';", '',
+      "test('filling and draining the buffer fills the pool', () => {", '  const buffer = new Buffer();', '  buffer.write(new Uint8Array(MAX_SIZE));', '  buffer.skip(MAX_SIZE);', '  expect(SegmentPool.byteCount).toBe(MAX_SIZE);', '});', '',
+    ].join('\n'));
+    assert.equal(callSiteSymbol('show me the tests for `SegmentPool.recycle`'), 'SegmentPool.recycle');
+    assert.equal(callSiteSymbol('which tests cover `SegmentPool.recycle`?'), 'SegmentPool.recycle');
+    assert.equal(callSiteSymbol('show me the tests for routing'), null, 'a plain word is no name');
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    await ready(w);
+    const out = await w.request(QgptRelevance, { query: 'show me the tests for `SegmentPool.recycle`', options: { database: true, question: true } });
+    const text = out.answer!.answers.iterable[0]!.text;
+    assert.match(text, /^No test found calls `recycle` directly; .*\[`buffer\.test\.ts:[0-9-]+`\]\([^)]+\) tests `SegmentPool`/, text);
+  });
+
   it('of a class\'s method, calls on something else (`net.listen`) come after those that may be its own, even an example\'s', async () => {
     const refs = await referencesIn({
       'server.ts': "import * as net from 'node:net';\nexport class App {\n  listen(port: number) {\n    return net.listen(port);\n  }\n  restart() {\n    return this.listen(0);\n  }\n}\n",

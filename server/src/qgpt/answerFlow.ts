@@ -132,6 +132,10 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
   // "How is X tested?" where no test calls it by name: the tests named after it come first
   // (echo's `TestBindQueryParams` binds through `c.Bind`).
   const named = testsFirst && !order.some((x) => x.test && x.calls) ? new Set(order.filter((x) => x.test && testNamedAfter(passages[x.i]!, symbol)).map((x) => x.i)) : undefined;
+  // Nor any named after it: the tests that use its class (okio's `CommonBufferTest` reads
+  // `SegmentPool.byteCount`; no test calls `SegmentPool.recycle`) before the code that calls it.
+  const ownerRe = owner ? new RegExp(`(?<![\\w$])${owner.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w$])`) : undefined;
+  const ofOwner = named && !named.size && ownerRe ? new Set(order.filter((x) => x.test && ownerRe.test(passages[x.i]!.text)).map((x) => x.i)) : undefined;
   // A document's example of a call comes after the code's calls (koa's `app.callback()` in docs/api).
   // A call on the class asked about (`c.Execute()` in a method of `Command` for `Command.Execute`)
   // is one, also beside the definition; a call on something else named so (`t.Execute(w, data)` on
@@ -139,7 +143,7 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
   // The function's own body calls it only to recurse (loguru's `_make_rotation_function` calls
   // itself four times; `FileSink.__init__` is the caller asked for): a definition that calls it.
   const rank = (x: (typeof order)[number]) =>
-    named?.has(x.i) ? -1 : x.calls && x.doc ? 2.5 : x.owned && !x.doc && !x.own ? 0 : x.calls && !x.defines && !x.own ? (x.direct ? (owner && order.some((o) => o.owned) ? 0.5 : 0) : 1) : x.calls ? 2 : 3;
+    named?.has(x.i) ? -1 : ofOwner?.has(x.i) ? -0.5 : x.calls && x.doc ? 2.5 : x.owned && !x.doc && !x.own ? 0 : x.calls && !x.defines && !x.own ? (x.direct ? (owner && order.some((o) => o.owned) ? 0.5 : 0) : 1) : x.calls ? 2 : 3;
   // "Where is X tested?": of the places that call X, the tests' first.
   return order.sort((a, b) => rank(a) - rank(b) || Number(b.test) - Number(a.test) || a.i - b.i).map((x) => x.i);
 }

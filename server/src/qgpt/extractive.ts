@@ -4,6 +4,7 @@ import { queryTerms, textTerms, termCredit, stemKey, leafName, splitIdentifier, 
 import { asksAboutTests, callSiteSymbol, isTestPassage, testNamedAfter } from './intent';
 import { analyzeQuestion } from '../index/question';
 import { goesOnWith } from '../index/chunker';
+import { ownerAndMember } from '../index/symbols';
 import { ABOUT_TYPES, asksAboutExamples, bracketDepth, docstringLines, isDeclarationPath, isExamplePath, isInterfaceOnly, languageOf, withoutTrailingComment } from '../index/languages';
 
 /**
@@ -939,7 +940,10 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   const raises = calls && said(new RegExp(`\\b(?:raise|throw)\\s+(?:new\\s+)?(?:[\\w$]+\\.)*${escapeRe(leafName(callOf!))}\\b`));
   // Asked how X is tested, a test named after it that calls no X by name (it goes through another API).
   const namedTest = aboutTests && callOf && !calls && !uses ? testNamedAfter(first.passage, callOf) : undefined;
+  // Nor named after it: a test of its class (okio's `CommonBufferTest` reads `SegmentPool.byteCount`).
+  const owner = aboutTests && callOf && !calls && !uses && !namedTest && isTestPassage(first.passage) ? ownerAndMember(callOf)?.owner : undefined;
   if (namedTest) s = `\`${namedTest}\` in ${placeLink(first.passage)} is the test named after it (no test found calls \`${leafName(callOf!)}\` directly)`;
+  else if (owner && said(new RegExp(`(?<![\\w$])${escapeRe(owner)}(?![\\w$])`))) s = `No test found calls \`${leafName(callOf!)}\` directly; ${where} tests \`${owner}\``;
   // A test first, not asked about tests: only tests call it (testCallsAnswer).
   else if (calls || uses) s = `${where} ${aboutTests && isTestPassage(first.passage) ? 'tests it' : raises ? 'raises it' : creates ? 'creates one' : calls ? 'calls it' : 'uses it'}${!aboutTests && isTestPassage(first.passage) ? ` (only tests ${calls ? 'call' : 'use'} it)` : ''}`;
   else if (inherits?.via === 'implements') s = `${where} implements it`;

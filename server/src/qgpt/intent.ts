@@ -26,11 +26,12 @@ export function peopleTopic(query: string): string | null {
 const POSSESSIVE_MEMBER = /\b(?:the\s+)?`?([A-Z]\w*|[a-z]+[A-Z_]\w*)`?['’]s\s+`?([A-Za-z_$][\w$]*)`?/g;
 
 const CALL_RE =
-  /\b(?:where|who|what|how)\s+(?:is|are|does|do|else\s+is)?\s*(?:else\s+)?(?:the\s+)?`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:[?!](?=`))?)`?(?:\(\))?(?:\s+(?:class|function|method|interface|type|struct|module|hook|component|constant|trait|enum|helper|decorator|fixture|middleware|property|attribute|field|macro|variable|exception|error))?\s+(?:(?:being|getting)\s+)?(called|used(?!\s+(?:for|to|as)\b)|invoked|referenced|imported|instantiated|raised|thrown|tested|registered|call(?:ed|s)?\s+from)\b|\bexamples?\s+of\s+(?:using|calling)\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:[?!](?=`))?)`?|\b(?:callers|call\s+sites|usages|uses|references)\s+of\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:[?!](?=`))?)`?|\bwhat\s+calls\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:[?!](?=`))?)`?|\b(?:who|what)\s+(?:else\s+)?(?:uses|calls|invokes|references|imports|instantiates)\s+(?:the\s+)?(?:`([A-Za-z_$][\w$.]*)`|([A-Z][\w$]*(?:\.[A-Za-z_$][\w$]*)*|[a-z_$][\w$]*[A-Z_][\w$]*|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)(?:\(\))?)(?![\w$])/i;
+  /\b(?:where|who|what|how)\s+(?:is|are|does|do|else\s+is)?\s*(?:else\s+)?(?:the\s+)?`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:[?!](?=`))?)`?(?:\(\))?(?:\s+(?:class|function|method|interface|type|struct|module|hook|component|constant|trait|enum|helper|decorator|fixture|middleware|property|attribute|field|macro|variable|exception|error))?\s+(?:(?:being|getting)\s+)?(called|used(?!\s+(?:for|to|as)\b)|invoked|referenced|imported|instantiated|raised|thrown|tested|registered|call(?:ed|s)?\s+from)\b|\bexamples?\s+of\s+(?:using|calling)\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:[?!](?=`))?)`?|\b(?:callers|call\s+sites|usages|uses|references)\s+of\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:[?!](?=`))?)`?|\bwhat\s+calls\s+`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:[?!](?=`))?)`?|\b(?:who|what)\s+(?:else\s+)?(?:uses|calls|invokes|references|imports|instantiates)\s+(?:the\s+)?(?:`([A-Za-z_$][\w$.]*)`|([A-Z][\w$]*(?:\.[A-Za-z_$][\w$]*)*|[a-z_$][\w$]*[A-Z_][\w$]*|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)(?:\(\))?)(?![\w$])|\b(?:tests?|specs?)\s+(?:for|of|cover(?:s|ing)?|that\s+covers?)\s+(?:the\s+)?(?:`([A-Za-z_$][\w$.]*[?!]?)`|([A-Z][\w$]*(?:\.[A-Za-z_$][\w$]*)*|[a-z_$][\w$]*[A-Z_][\w$]*|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)(?:\(\))?)(?![\w$])/i;
 
 /**
  * The symbol whose call sites a question asks for ("where is `compose` called?", "how is
- * `compose` used?", "an example of using `compose`", "where is `compose` tested?", "who uses the Binder
+ * `compose` used?", "an example of using `compose`", "where is `compose` tested?", "the tests for
+ * `compose`", "who uses the Binder
  * interface?" → compose, Binder), or null. After "who uses", a name in backticks, Capitalised,
  * camelCase, snake_case or dotted: "what uses the most memory?" names none.
  */
@@ -40,14 +41,14 @@ export function callSiteSymbol(query: string): string | null {
   // Unquoted after "who uses" or "the", a plain lower-case word is English ("the most memory",
   // "where is the cache used?"); a name is backticked, Capitalised, camelCase, snake_case or dotted.
   const plain = (w: string) => !/^[A-Z]|[A-Z_.]/.test(w);
-  if (m?.[7] && plain(m[7])) return null;
+  if ((m?.[7] && plain(m[7])) || (m?.[9] && plain(m[9]))) return null;
   if (m?.[1] && plain(m[1]) && /\bthe\s+$/i.test(m[0].slice(0, m[0].indexOf(m[1])))) return null;
   // "Where are routes registered?" asks how registering works; "where is `Recovery` registered?" where it is passed.
   if (m?.[1] && plain(m[1]) && /^registered$/i.test(m[2] ?? '')) return null;
   // "How are schemas referenced by $id resolved?" asks about schemas, plural and in plain words: a
   // name is one thing, in code's own shape ("how are `handlers` used?").
   if (m?.[1] && plain(m[1]) && /\bare\s+(?:the\s+)?$/i.test(m[0].slice(0, m[0].indexOf(m[1])))) return null;
-  const sym = m ? (m[1] ?? m[3] ?? m[4] ?? m[5] ?? m[6] ?? m[7]) : undefined;
+  const sym = m ? (m[1] ?? m[3] ?? m[4] ?? m[5] ?? m[6] ?? m[7] ?? m[8] ?? m[9]) : undefined;
   // A name of a hundred characters or more is no name (and would make the patterns built from it too large).
   if (!sym || sym.length < 3 || sym.length > 100 || /^(?:it|this|that|they|them|these|those|the|code|function|method|class)$/i.test(sym)) return null;
   return sym;
