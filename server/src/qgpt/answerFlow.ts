@@ -11,7 +11,7 @@ import { gitRoot, personsFor, type PersonsResult, type Target } from './persons'
 import { peopleAnswer } from './peopleAnswer';
 import { leafName, queryTerms } from './terms';
 import { ownerAndMember, receiverNamedAfter } from '../index/symbols';
-import { answerOrder, callPattern, COMMENT, definitionLine, signatureOpens } from './extractive';
+import { answerOrder, callPattern, COMMENT, definitionLine, escapeRe, signatureOpens, wholeNameRe } from './extractive';
 import { asksAboutExamples, docstringLines, languageOf, withoutTrailingComment } from '../index/languages';
 import { toAskcodeError } from '../core/errors';
 
@@ -99,7 +99,7 @@ const IMPORT_EXPORT_LIST = /\b(?:import|export)\s+(?:type\s+)?\{[^}]*\}|\bfrom\s
  * ranking finds the definition first, since it names X most).
  */
 export function callSitesFirst(symbol: string, passages: Passage[], testsFirst = false, examples = false): number[] {
-  const leaf = leafName(symbol).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const leaf = escapeRe(leafName(symbol));
   // Called, or else passed as a value (`[a, b]`, `f(a)`), not a type in an annotation (`Iterator[Rule]`,
   // `r: Rule)`): a call first (`getattr(self.response, …)` passes an attribute named like the method).
   // A generic call too: C#'s and Java's `new RetryStrategyOptions<int>()`, TypeScript's `f<T>(…)`.
@@ -108,21 +108,15 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
   const statics = /^[A-Z]/.test(leaf) ? `|(?<![\\w.$])${leaf}\\.[A-Za-z_$][\\w$]*\\s*\\(` : '';
   const call = new RegExp(`${direct.source}|(?<![[:]\\s*)\\b${leaf}\\b(?=\\s*[,)\\]])|@${leaf}\\b${statics}`);
   const defines = definitionLine(symbol);
-  // Neither a comment, its definition line nor an import or export list (`export { a, b, }`, `from m import (a, b)`) calls it.
-  // Nor does an example in a Python docstring.
-  // Nor the first line of its signature written over several lines (yargs' `addCoerceMiddleware(`).
-  const notCalls = (p: Passage) => {
-    const inDoc = docstringLines(p.text, p.path);
-    const lines = p.text.split('\n');
-    const opens = signatureOpens(lines, symbol);
-    return lines.filter((l, k) => !COMMENT.test(l) && !defines(l) && !inDoc[k] && !opens[k]).map(withoutTrailingComment).join('\n').replace(IMPORT_EXPORT_LIST, '');
-  };
   const owner = ownerAndMember(symbol)?.owner;
   const order = passages.map((p, i) => {
-    const text = notCalls(p);
     const inDoc = docstringLines(p.text, p.path);
     const lines = p.text.split('\n');
     const opens = signatureOpens(lines, symbol);
+    // Neither a comment, its definition line nor an import or export list (`export { a, b, }`, `from m import (a, b)`) calls it.
+    // Nor does an example in a Python docstring, nor the first line of its signature written over
+    // several lines (yargs' `addCoerceMiddleware(`).
+    const text = lines.filter((l, k) => !COMMENT.test(l) && !defines(l) && !inDoc[k] && !opens[k]).map(withoutTrailingComment).join('\n').replace(IMPORT_EXPORT_LIST, '');
     return {
       i, direct: direct.test(text), calls: call.test(text), defines: lines.some((l, k) => !inDoc[k] && (defines(l) || opens[k])), own: isPieceOf(p, leafName(symbol)),
       test: testsFirst && isTestPassage(p), doc: !examples && !!p.path && !!languageOf(p.path).markdown,
@@ -134,7 +128,7 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
   const named = testsFirst && !order.some((x) => x.test && x.calls) ? new Set(order.filter((x) => x.test && testNamedAfter(passages[x.i]!, symbol)).map((x) => x.i)) : undefined;
   // Nor any named after it: the tests that use its class (okio's `CommonBufferTest` reads
   // `SegmentPool.byteCount`; no test calls `SegmentPool.recycle`) before the code that calls it.
-  const ownerRe = owner ? new RegExp(`(?<![\\w$])${owner.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w$])`) : undefined;
+  const ownerRe = owner ? wholeNameRe(owner) : undefined;
   const ofOwner = named && !named.size && ownerRe ? new Set(order.filter((x) => x.test && ownerRe.test(passages[x.i]!.text)).map((x) => x.i)) : undefined;
   // A document's example of a call comes after the code's calls (koa's `app.callback()` in docs/api).
   // A call on the class asked about (`c.Execute()` in a method of `Command` for `Command.Execute`)

@@ -34,8 +34,13 @@ export interface PlaceMatch {
 
 const DEF_WORDS = '(?:def|function|class|interface|type|enum|struct|trait|const|let|var|fn|func|fun|protocol|macro_rules!|async\\s+def|async\\s+function|export\\s+(?:default\\s+)?(?:async\\s+)?(?:function|class|const|interface|type))';
 
-function escapeRe(s: string): string {
+export function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** `name` as a whole name, not part of a longer one (`SegmentPool`, not `SegmentPoolTest`). */
+export function wholeNameRe(name: string): RegExp {
+  return new RegExp(`(?<![\\w$])${escapeRe(name)}(?![\\w$])`);
 }
 
 /**
@@ -923,7 +928,7 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   const callRe = callOf ? callPattern(callOf) : null;
   const calls = !!callRe && said(callRe);
   // Not called but named, as a type or a value (echo's `Binder Binder` field for "who uses the Binder interface?").
-  const uses = !!callOf && !calls && !first.defines.length && said(new RegExp(`(?<![\\w$])${escapeRe(leafName(callOf))}(?![\\w$])`));
+  const uses = !!callOf && !calls && !first.defines.length && said(wholeNameRe(leafName(callOf)));
   // A method the class asked about inherits: the base's own name, and whose it is.
   const inherits = calls || uses ? undefined : first.passage.resolved?.find((i) => i.name === first.defines[0] && i.via);
   // Defined in the passage itself, not only inside it (a method's chunk of the class asked about:
@@ -943,7 +948,7 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   // Nor named after it: a test of its class (okio's `CommonBufferTest` reads `SegmentPool.byteCount`).
   const owner = aboutTests && callOf && !calls && !uses && !namedTest && isTestPassage(first.passage) ? ownerAndMember(callOf)?.owner : undefined;
   if (namedTest) s = `\`${namedTest}\` in ${placeLink(first.passage)} is the test named after it (no test found calls \`${leafName(callOf!)}\` directly)`;
-  else if (owner && said(new RegExp(`(?<![\\w$])${escapeRe(owner)}(?![\\w$])`))) s = `No test found calls \`${leafName(callOf!)}\` directly; ${where} tests \`${owner}\``;
+  else if (owner && said(wholeNameRe(owner))) s = `No test found calls \`${leafName(callOf!)}\` directly; ${where} tests \`${owner}\``;
   // A test first, not asked about tests: only tests call it (testCallsAnswer).
   else if (calls || uses) s = `${where} ${aboutTests && isTestPassage(first.passage) ? 'tests it' : raises ? 'raises it' : creates ? 'creates one' : calls ? 'calls it' : 'uses it'}${!aboutTests && isTestPassage(first.passage) ? ` (only tests ${calls ? 'call' : 'use'} it)` : ''}`;
   else if (inherits?.via === 'implements') s = `${where} implements it`;
