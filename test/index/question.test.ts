@@ -15,7 +15,7 @@ import { queryTerms } from '../../server/src/qgpt/terms';
 import { terms } from '../../server/src/index/tokens';
 import { acronymPhrases, irregularVerbs, phrasalVerbs, specialMethods } from '../../server/src/index/acronyms';
 import { asksAboutTests, callSiteSymbol } from '../../server/src/qgpt/intent';
-import { isTestPath, isExamplePath } from '../../server/src/index/languages';
+import { isTestPath, isExamplePath, asksAboutExamples } from '../../server/src/index/languages';
 import { fileWriter } from '../helpers/files';
 
 /** A search engine over Python files given as one chunk each. */
@@ -318,7 +318,9 @@ describe('question: what a question asks', () => {
       // A notebook: tqdm's DEMO.ipynb.
       'DEMO.ipynb', 'notebooks/intro.ipynb',
       // A benchmark at the top of the repository: chalk's benchmark.js.
-      'benchmark.js', 'bench.py', 'benchmarks.ts']) assert.ok(isExamplePath(p), p);
+      'benchmark.js', 'bench.py', 'benchmarks.ts',
+      // Named so by a suffix: yarl's url_benchmark.py, SnapKit's Example-iOS/ and its playground.
+      'url_benchmark.py', 'src/router-bench.ts', 'Example-iOS/ListViewController.swift', 'examples_node/app.js', 'SnapKitPlayground.playground/Contents.swift']) assert.ok(isExamplePath(p), p);
     for (const p of ['src/router/trie.ts', 'src/flask/testing.py.txt', 'docs/guide.md', 'src/attest.ts', 'src/latest/index.ts', 'src/_pytest/python.py',
       'src/contests/rules.ts', 'src/testimony/index.ts', 'src/attest.c', 'src/latest.sh', 'src/features/cart/slice.ts', 'app/features/steps.ts',
       // A JVM package's folders name the project's own code: Spring Initializr's `com.example.demo`, the petclinic's `org.springframework.samples`.
@@ -335,6 +337,11 @@ describe('question: what a question asks', () => {
       'src/pytest_benchmark/benchmark.py', 'lib/bench.js']) {
       assert.ok(!isTestPath(p) && !isExamplePath(p), p);
     }
+  });
+
+  it('a question asks about examples when it names them, not when it gives one "for example"', () => {
+    for (const q of ['is there an example of a custom store?', 'where are the benchmarks for parsing?', 'show me a demo of streaming']) assert.ok(asksAboutExamples(q), q);
+    for (const q of ['which options make it throw, for example an invalid domain?', 'what happens with odd input (for  example a NaN)?']) assert.ok(!asksAboutExamples(q), q);
   });
 });
 

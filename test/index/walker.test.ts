@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { walk, skippedByName, unindexableReason, hasSourceMap, DEFAULT_MAX_FILE_SIZE } from '../../server/src/index/walker';
+import { walk, skippedByName, unindexableReason, isBuiltScript, DEFAULT_MAX_FILE_SIZE } from '../../server/src/index/walker';
 
 function tree(files: Record<string, string | Buffer>): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'askcode-walk-'));
@@ -72,9 +72,28 @@ describe('index/walker', () => {
     assert.deepEqual(found, ['dist/types.d.ts', 'lib/core/settle.js', 'src/app.js']);
     assert.deepEqual(skipped.sort(), [['dist/lib.js', 'built'], ['dist/node/lib.cjs', 'built'], ['docs/theme.css', 'built']]);
     // One file's event asks the disk the same.
-    assert.equal(await hasSourceMap(path.join(root, 'dist', 'lib.js')), true);
-    assert.equal(await hasSourceMap(path.join(root, 'src', 'app.js')), false);
-    assert.equal(await hasSourceMap(path.join(root, 'dist', 'lib.js.map')), false);
+    assert.equal(await isBuiltScript(path.join(root, 'dist', 'lib.js')), true);
+    assert.equal(await isBuiltScript(path.join(root, 'src', 'app.js')), false);
+    assert.equal(await isBuiltScript(path.join(root, 'dist', 'lib.js.map')), false);
+  });
+
+  it('a script in a build\'s folder with a minified twin is built; a script at the top with one is the source (js-yaml)', async () => {
+    const bundle = '/*! lib 4.1.1 */\n(function (global, factory) {\n  factory(global);\n})(this, function (exports) {\n  function load(input) {\n    return input;\n  }\n});\n';
+    const root = make({
+      'lib/loader.js': 'function load(input) {\n  return input;\n}\nmodule.exports = { load };\n',
+      'dist/js-yaml.js': bundle,
+      'dist/js-yaml.mjs': bundle,
+      'dist/js-yaml.min.js': bundle,
+      'umd/other.js': bundle,
+      'underscore.js': bundle,
+      'underscore-min.js': bundle,
+    });
+    const skipped: [string, string][] = [];
+    const found = (await walk(root, { maxFileSize: DEFAULT_MAX_FILE_SIZE, onSkip: (rel, reason) => skipped.push([rel, reason]) })).map((f) => f.rel).sort();
+    assert.deepEqual(found, ['lib/loader.js', 'umd/other.js', 'underscore.js']);
+    assert.deepEqual(skipped.sort(), [['dist/js-yaml.js', 'built'], ['dist/js-yaml.mjs', 'built']]);
+    assert.equal(await isBuiltScript(path.join(root, 'dist', 'js-yaml.mjs')), true);
+    assert.equal(await isBuiltScript(path.join(root, 'underscore.js')), false);
   });
 
   it('lock files, minified bundles and binaries are not text worth indexing', () => {

@@ -7,7 +7,7 @@ import type { ChunkRow } from './store';
 import { chunkText } from './chunker';
 import { extractDefinitions, type FileSymbol } from './symbols';
 import { languageOf, isCode } from './languages';
-import { walk, unindexableReason, skippedByName, hasSourceMap } from './walker';
+import { walk, unindexableReason, skippedByName, isBuiltScript } from './walker';
 import { decodeText } from './decode';
 import { walkSettings, type IndexContext } from './context';
 import { chunkId, recordOf, type Catalog, type Root } from './catalog';
@@ -311,7 +311,7 @@ export class Indexer {
       if (st.size > maxFileSize) skips.note(root.folder, rel, 'too_large');
       return;
     }
-    if (await hasSourceMap(abs)) {
+    if (await isBuiltScript(abs)) {
       await this.applyEvent({ type: 'deleted', path: abs });
       return skips.note(root.folder, rel, 'built');
     }

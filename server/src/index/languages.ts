@@ -433,11 +433,12 @@ export function isToolingPath(relPath: string): boolean {
   return TOOLING_PATH.test(relPath.replace(/\\/g, '/'));
 }
 
-const EXAMPLE_PATH = /(^|\/)_?(examples?|samples?|demos?|benchmarks?|benches|bench|asv_bench|perf(?:ormance)?[-_]?test(?:s|ing)?|__perf(?:ormance)?_tests__|__benchmarks__)\/|(^|\/)(?:prisma|db|database)\/(?:seeds?\.[a-z]+$|seed(?:s|ers)?\/)|\.bench\.[a-z]+$|^bench(?:mark)?s?\.(?:[cm]?[jt]sx?|py|rb|go|rs|php)$|\.ipynb$|(^|\/)docs?(?:_src)?\/(.*\/)?[^/]+\.(py|pyi|[cm]?[jt]sx?|go|rs|java|rb|php|cs|c|cc|cpp|kt|swift)$/i;
+const EXAMPLE_PATH = /(^|\/)_?(examples?|samples?|demos?|benchmarks?|benches|bench|asv_bench|perf(?:ormance)?[-_]?test(?:s|ing)?|__perf(?:ormance)?_tests__|__benchmarks__)\/|(^|\/)(?:examples?|samples?|demos?)[-_][^/]+\/|\.playground\/|(^|\/)[^/]+[-_]bench(?:mark)?s?\.(?:[cm]?[jt]sx?|py|rb|go|rs|php)$|(^|\/)(?:prisma|db|database)\/(?:seeds?\.[a-z]+$|seed(?:s|ers)?\/)|\.bench\.[a-z]+$|^bench(?:mark)?s?\.(?:[cm]?[jt]sx?|py|rb|go|rs|php)$|\.ipynb$|(^|\/)docs?(?:_src)?\/(.*\/)?[^/]+\.(py|pyi|[cm]?[jt]sx?|go|rs|java|rb|php|cs|c|cc|cpp|kt|swift)$/i;
 
 /**
- * Examples, benchmarks (immer's `perf-testing/` and `__performance_tests__/`, chalk's `benchmark.js`
- * at the top of the repository), notebooks (tqdm's
+ * Examples (SnapKit's `Example-iOS/` and Swift playgrounds too), benchmarks (immer's
+ * `perf-testing/` and `__performance_tests__/`, chalk's `benchmark.js` at the top of the repository,
+ * yarl's `url_benchmark.py`), notebooks (tqdm's
  * `DEMO.ipynb` answered "how does the pandas integration work?"), code inside
  * documentation and a database's seed data (`prisma/seed.ts`, `db/seeds.rb`): illustrations of the
  * code, not the code.
@@ -457,7 +458,8 @@ const JVM_SOURCE_ROOT = /(^|\/)src\/[A-Za-z]+\/(?:java|kotlin|scala|groovy)\//;
 /** A benchmark class by its name (gson's `ParseBenchmark.java`), wherever it is. */
 const EXAMPLE_CLASS = /[a-z]Benchmarks?\.(java|kt|cs|scala)$/;
 
-const ABOUT_EXAMPLES = /\b(examples?|samples?|demos?|benchmarks?|docs? snippets?)\b/i;
+/** Not "for example", which gives one of the question's own (cookie's "what makes it throw — for example an invalid domain"). */
+const ABOUT_EXAMPLES = /(?<!\bfor\s+)\b(examples?|samples?|demos?|benchmarks?|docs? snippets?)\b/i;
 
 /** A text that asks about examples, samples, demos or benchmarks: then they are the answer. */
 export function asksAboutExamples(text: string): boolean {

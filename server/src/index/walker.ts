@@ -86,7 +86,7 @@ export async function walk(root: string, opts: WalkOptions): Promise<WalkedFile[
     const rel = relOf(abs);
     if (GENERATED.test(rel) || ignoredBy(levels, abs, false)) return;
     if (BINARY_EXT.has(path.extname(name).slice(1).toLowerCase())) return skip(abs, 'binary');
-    if (siblings ? isBuilt(name, siblings) : await hasSourceMap(abs)) return skip(abs, 'built');
+    if (siblings ? isBuilt(name, siblings, path.basename(path.dirname(abs))) : await isBuiltScript(abs)) return skip(abs, 'built');
     let st;
     try {
       st = await fs.stat(real);
@@ -175,20 +175,40 @@ export async function walk(root: string, opts: WalkOptions): Promise<WalkedFile[
 /**
  * A script or style sheet with its source map beside it (`dist/axios.js` and `dist/axios.js.map`)
  * was built from sources the folder holds too: axios' committed bundles repeated each function of
- * `lib/` four times, and led "how does axios pick the adapter?" with `dist/node/axios.cjs`.
+ * `lib/` four times, and led "how does axios pick the adapter?" with `dist/node/axios.cjs`. So was a
+ * script in a build's folder with a minified twin (js-yaml's `dist/js-yaml.js` and `dist/js-yaml.mjs`
+ * beside `dist/js-yaml.min.js`, bundles of `lib/` that led "what happens when a mapping defines the
+ * same key twice?").
  */
-function isBuilt(name: string, siblings: Set<string>): boolean {
-  return MINIFIABLE.test(name) && siblings.has(`${name}.map`);
+function isBuilt(name: string, siblings: Set<string>, dir: string): boolean {
+  if (!MINIFIABLE.test(name)) return false;
+  return siblings.has(`${name}.map`) || (BUILD_DIR.test(dir) && minifiedTwins(name).some((t) => t !== name && siblings.has(t)));
+}
+
+/** A build's output folder, by its name. */
+const BUILD_DIR = /^(?:dist|build|umd|bundles?)$/i;
+
+/** The names a minified copy of a script would have: `js-yaml.mjs` → `js-yaml.min.js`, `js-yaml-min.js`. */
+function minifiedTwins(name: string): string[] {
+  const stem = name.replace(/\.[cm]?js$/i, '');
+  return /\.css$/i.test(name) ? [] : [`${stem}.min.js`, `${stem}-min.js`];
 }
 
 /** {@link isBuilt} for one file, its folder unread (a single file event). */
-export async function hasSourceMap(abs: string): Promise<boolean> {
+export async function isBuiltScript(abs: string): Promise<boolean> {
   if (!MINIFIABLE.test(abs)) return false;
-  try {
-    return (await fs.stat(`${abs}.map`)).isFile();
-  } catch {
-    return false;
-  }
+  const exists = async (p: string) => {
+    try {
+      return (await fs.stat(p)).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (await exists(`${abs}.map`)) return true;
+  const name = path.basename(abs);
+  if (!BUILD_DIR.test(path.basename(path.dirname(abs)))) return false;
+  for (const t of minifiedTwins(name)) if (t !== name && (await exists(path.join(path.dirname(abs), t)))) return true;
+  return false;
 }
 
 /** A path that a walk of `root` would skip by name alone (used for single file events). */
