@@ -209,11 +209,13 @@ describe('question: what a question asks', () => {
     assert.equal(analyzeQuestion('how is Flask.url_for tested?').intent, 'usage');
     assert.notEqual(analyzeQuestion('Where is the router. It is called by the app?').intent, 'usage');
     // Where it is tested, how it is used, an example of it: its uses, not its definition.
-    for (const q of ['where is url_for tested?', 'how is `url_for` tested?', 'how is url_for used?', 'show me an example of using url_for']) {
+    for (const q of ['where is url_for tested?', 'how is `url_for` tested?', 'how is url_for used?', 'show me an example of using url_for',
+      // Said otherwise: "where's", "where do we call", "is it used anywhere".
+      "where's url_for used?", 'where do we call url_for', 'where does the code use `url_for`?', 'is url_for used anywhere?', 'Is `url_for` called at all?']) {
       assert.equal(analyzeQuestion(q).intent, 'usage', q);
       assert.equal(callSiteSymbol(q), 'url_for', q);
     }
-    for (const q of ['what is url_for used for?', 'how is url_for used to build links?', 'what does url_for do?']) {
+    for (const q of ['what is url_for used for?', 'how is url_for used to build links?', 'what does url_for do?', "what's url_for for?", 'where do I call a custom store?']) {
       assert.notEqual(analyzeQuestion(q).intent, 'usage', q);
       assert.equal(callSiteSymbol(q), null, q);
     }

@@ -106,6 +106,22 @@ const USAGE = [
 ];
 const DEFINITION = /\b(defined|definition|declared|declaration|implemented|located|lives?|where is|where are|what does|what is)\b/i;
 
+const NAME_WORD = String.raw`(?:\`[^\`\n]+\`|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(\))?)`;
+const USED_BY_SOMEONE = new RegExp(String.raw`\bwhere\s+(?:do|does|did|can|could|would)\s+(?:we|i|you|they|it|anything|anyone|the\s+(?:code|project|library|app))\s+(call|use|invoke|reference|import|instantiate)s?\s+(?!(?:a|an|the|this|that|these|those|it|them|my|our|your|their|some|any)\b)(${NAME_WORD})`, 'gi');
+const USED_ANYWHERE = new RegExp(String.raw`\b(?:is|are)\s+(${NAME_WORD})\s+(used|called|invoked|referenced|imported)\s+(?:anywhere|somewhere|elsewhere|at\s+all)\b`, 'gi');
+
+/**
+ * A question about uses in the words the patterns read: "where's X used?", "where do we call X?",
+ * "is X used anywhere?" → "where is X used/called?" (godotenv's "where do we call parseBytes"
+ * had been answered by its definition).
+ */
+export function usagePhrasing(text: string): string {
+  return text
+    .replace(/\b(where|what|who)['’]s\b/gi, '$1 is')
+    .replace(USED_BY_SOMEONE, (_m, verb: string, name: string) => `where is ${name} ${verb.toLowerCase().replace(/e$/, '')}ed`)
+    .replace(USED_ANYWHERE, (_m, name: string, verb: string) => `where is ${name} ${verb}`);
+}
+
 const CODE_SPAN = /`([^`\n]{1,120})`/g;
 /** A Rust macro as prose writes it: "the json! macro", "what does vec!(…) expand to" (not an exclamation). */
 const MACRO_CALL = /(?<![\w.!])([a-z_][a-z0-9_]*)!(?=\s+macros?\b|[([{])/g;
@@ -263,7 +279,8 @@ export function analyzeQuestion(text: string): QuestionInfo {
   // So is a dotted name's: "what does ModelViewSet.list do?" asks about the method, not the class
   // (whose file had been ranked and cited first; the method is a mixin's).
   if (natural) for (const name of [...symbols.keys()]) if ([...symbols.keys()].some((o) => o.startsWith(name + '.'))) symbols.delete(name);
-  const intent: SymbolIntent = USAGE.some((re) => re.test(trimmed)) ? 'usage' : DEFINITION.test(trimmed) ? 'definition' : 'about';
+  const phrased = usagePhrasing(trimmed);
+  const intent: SymbolIntent = USAGE.some((re) => re.test(phrased)) ? 'usage' : DEFINITION.test(trimmed) ? 'definition' : 'about';
   return { natural, symbols: [...symbols.values()], intent, asksForTests: natural && ASKS_FOR_TESTS.test(withoutTestDomain(trimmed)), howTo: natural && (HOW_TO.test(trimmed) || SYMPTOM.test(trimmed)), asksForCode: natural && ASKS_FOR_CODE.test(trimmed), framing: natural ? framingOf(trimmed) : new Map(), fileShaped,
     capitalised: natural ? capitalised.filter((w) => !symbols.has(w)) : [] };
 }
