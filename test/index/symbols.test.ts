@@ -878,6 +878,34 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     assert.deepEqual(plain.references.map((r) => `${r.relativePath}:${r.startLine}`), ['server.ts:4', 'server.ts:7', 'worker.ts:2', 'examples/start.ts:4'], 'a plain name keeps the code first');
   });
 
+  it('Ruby calls a method without parentheses: a block, an index, an argument; a symbol, a hash key or an assigned local is no call', async () => {
+    const refs = await referencesIn({
+      'lib/base.rb': [
+        'class Base',
+        '  def invoke(&block)',
+        '    block.call',
+        '  end',
+        '',
+        '  def call!(env)',
+        '    invoke { dispatch! }',
+        '    invoke do',
+        '      route!',
+        '    end',
+        '    settings[:invoke] = { invoke: 1 }',
+        '    respond_to?(:invoke)',
+        '  end',
+        '',
+        '  def run',
+        '    invoke = 2',
+        '    log invoke',
+        '  end',
+        'end',
+      ].join('\n'),
+    }, 'invoke');
+    assert.deepEqual(refs.filter((r) => r.kind === 'call').map((r) => r.startLine), [7, 8, 17], 'calls');
+    assert.deepEqual(refs.filter((r) => r.kind === 'reference').map((r) => r.startLine), [11, 12, 16], 'references');
+  });
+
   it('a name in a trailing comment is no reference of it (Go, Python)', async () => {
     const refs = await referencesIn({
       'skip.go': 'package fiber\n\ntype skipResult struct {\n\tmatchIndex int // pre-resolved endpoint index for next()\n}\n\nfunc (c *DefaultCtx) Next() error {\n\t_, err := c.app.next(c)\n\treturn err\n}\n',

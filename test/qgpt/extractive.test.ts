@@ -6,7 +6,7 @@ import { callSiteSymbol, isTestPassage } from '../../server/src/qgpt/intent';
 import { hintsRules } from '../../server/src/qgpt/hints';
 import { isQuotedProse, queryTerms } from '../../server/src/qgpt/terms';
 import type { Passage } from '../../server/src/qgpt/seeds';
-import { docstringLines, withoutTrailingComment } from '../../server/src/index/languages';
+import { docstringLines, withoutStrings, withoutTrailingComment } from '../../server/src/index/languages';
 import { callSitesFirst } from '../../server/src/qgpt/answerFlow';
 
 const passage = (index: number, path: string, text: string): Passage => ({ index, path, startLine: 1, text, language: 'ts', entry: {} });
@@ -829,6 +829,42 @@ describe('extractive answerer: the order of the places', () => {
     // Code that calls it comes first, and nothing is said of tests.
     const caller = { ...passage(3, 'async.c', 'int redisAsyncCommand(redisAsyncContext *ac, const char *format, ...) {\n    len = redisFormatCommand(&cmd, format, ap);\n    return status;\n}'), language: 'c', symbol: 'redisAsyncCommand', retrieval: 0.5 };
     assert.match(answer([def, header, test, caller]), /^`redisAsyncCommand` in .* calls it;/);
+    // Only a document shows the call: it answers, and the answer says no code calls it (sds' README).
+    const readme = { ...passage(4, 'README.md', 'Formatting\n---\n\n```c\nchar *cmd;\nint len = redisFormatCommand(&cmd, "SET %s %s", key, val);\n```'), language: 'markdown', retrieval: 0.8 };
+    assert.match(answer([def, header, readme]), /^No code found calls `redisFormatCommand`; \[`README\.md:1`\]\([^)]+\) shows it called/);
+  });
+
+  it('"where is X called?" in Ruby: a call without parentheses is one (sinatra\'s `invoke { dispatch! }`), not the method\'s own definition', () => {
+    const query = 'where is `invoke` called?';
+    const def = { ...passage(0, 'lib/sinatra/base.rb', '    # Run the block, catching halts.\n    def invoke(&block)\n      res = catch(:halt, &block)\n      res\n    end'), language: 'ruby', symbol: 'Sinatra › Base › invoke', retrieval: 1 };
+    const caller = { ...passage(1, 'lib/sinatra/base.rb', '    def call!(env)\n      @env = env\n      invoke { dispatch! }\n      invoke { error_block!(response.status) } unless @env[\'sinatra.error\']\n    end'), language: 'ruby', symbol: 'Sinatra › Base › call!', retrieval: 0.6 };
+    const byScore = answerOrder(query, [def, caller]).order.map((i) => [def, caller][i]!);
+    const ordered = callSitesFirst('invoke', byScore).map((i, k) => ({ ...byScore[i]!, index: k }));
+    assert.equal(ordered[0]!.symbol, 'Sinatra › Base › call!');
+    assert.match(leadSentence(citedPlaces(query, rankPlaces(query, ordered)), callSiteSymbol(query)), /^`Sinatra\.Base\.call!` in .* calls it/);
+  });
+
+  it('"where is X called?": a string that names the call calls nothing (Slim\'s "… in order to use `App::run()`"); an interpolated one may', () => {
+    const query = 'where is `App.run` called?';
+    const def = { ...passage(0, 'Slim/App.php', '    public function run(?ServerRequestInterface $request = null): void\n    {\n        $response = $this->handle($request);\n    }'), language: 'php', symbol: 'App › run', retrieval: 1 };
+    const factory = { ...passage(1, 'Slim/Factory/ServerRequestCreatorFactory.php', '    public static function determineServerRequestCreator()\n    {\n        throw new RuntimeException(\n            "Please install a supported implementation in order to use `App::run()` " .\n            "without having to pass in a `ServerRequest` object."\n        );\n    }'), language: 'php', symbol: 'ServerRequestCreatorFactory › determineServerRequestCreator', retrieval: 0.9 };
+    const test = { ...passage(2, 'tests/AppTest.php', '    public function testRun(): void\n    {\n        $app = new App($responseFactory);\n        $app->run($request);\n    }'), language: 'php', symbol: 'AppTest › testRun', retrieval: 0.5 };
+    const ps = [def, factory, test];
+    const byScore = answerOrder(query, ps).order.map((i) => ps[i]!);
+    const ordered = callSitesFirst('App.run', byScore).map((i, k) => ({ ...byScore[i]!, index: k }));
+    assert.match(leadSentence(citedPlaces(query, rankPlaces(query, ordered)), callSiteSymbol(query)), /^`AppTest\.testRun` in .* calls it \(only tests call it\)/);
+    assert.equal(withoutStrings('log(`ran ${run(x)}`, "run()", \'run()\')'), 'log(`ran ${run(x)}`, "", \'\')');
+    assert.equal(withoutStrings("fn run<'a>(x: &'a str) { go(\"run()\") }", '"'), "fn run<'a>(x: &'a str) { go(\"\") }");
+  });
+
+  it('a document defines a name by a heading only, not by a quoted error message (pyparsing\'s release notes)', () => {
+    const query = 'why does reading a missing result give an empty string instead of raising an AttributeError?';
+    const notes = { ...passage(0, 'docs/whats_new.rst', 'now raises this Python exception::\n\n    AttributeError: \'ParseResults\' object has no attribute \'xyz\'\n\nTo add new attribute values, use indexed notation.'), language: 'restructuredtext', retrieval: 1 };
+    const [m] = rankPlaces(query, [notes]);
+    assert.deepEqual(m!.defines, []);
+    assert.doesNotMatch(leadSentence([m!]), /defines it/);
+    const heading = { ...passage(1, 'docs/errors.md', '## AttributeError\n\nRaised when a result is read that was never set.'), language: 'markdown', retrieval: 1 };
+    assert.deepEqual(rankPlaces(query, [heading])[0]!.defines, ['AttributeError'], 'a Markdown heading names it');
   });
 
   it('a protocol method named bare (`__init__`) that several files define is none of theirs: no "defines it"; one file\'s is', () => {

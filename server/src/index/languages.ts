@@ -435,6 +435,11 @@ export function isToolingPath(relPath: string): boolean {
 
 const EXAMPLE_PATH = /(^|\/)_?(examples?|samples?|demos?|benchmarks?|benches|bench|asv_bench|perf(?:ormance)?[-_]?test(?:s|ing)?|__perf(?:ormance)?_tests__|__benchmarks__)\/|(^|\/)(?:examples?|samples?|demos?)[-_][^/]+\/|\.playground\/|(^|\/)[^/]+[-_]bench(?:mark)?s?\.(?:[cm]?[jt]sx?|py|rb|go|rs|php)$|(^|\/)(?:prisma|db|database)\/(?:seeds?\.[a-z]+$|seed(?:s|ers)?\/)|\.bench\.[a-z]+$|^bench(?:mark)?s?\.(?:[cm]?[jt]sx?|py|rb|go|rs|php)$|\.ipynb$|(^|\/)docs?(?:_src)?\/(.*\/)?[^/]+\.(py|pyi|[cm]?[jt]sx?|go|rs|java|rb|php|cs|c|cc|cpp|kt|swift)$/i;
 
+/** A Ruby file: where a method is called without parentheses too. */
+export function isRubyPath(relPath: string): boolean {
+  return /\.(?:rb|rake|gemspec)$|(?:^|[\\/])(?:Rakefile|Gemfile)$/.test(relPath);
+}
+
 /**
  * Examples (SnapKit's `Example-iOS/` and Swift playgrounds too), benchmarks (immer's
  * `perf-testing/` and `__performance_tests__/`, chalk's `benchmark.js` at the top of the repository,
@@ -554,6 +559,34 @@ export function withoutTrailingComment(line: string): string {
     else if (i > 0 && /\s/.test(line[i - 1]!) && ((ch === '/' && line[i + 1] === '/') || (ch === '#' && (i + 1 === line.length || line[i + 1] === ' ')))) return line.slice(0, i).trimEnd();
   }
   return line;
+}
+
+/**
+ * A line's code without what its strings say (Slim's `"… in order to use `App::run()` "` calls no
+ * `run`): each quoted string emptied, but one that may interpolate code (`{`) kept whole. Rust's
+ * `'a` is a lifetime: there only `"` quotes.
+ */
+export function withoutStrings(line: string, quotes = '"\'`'): string {
+  let out = '';
+  let start = -1;
+  let quote = '';
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (quote) {
+      if (ch === '\\') i++;
+      else if (ch === quote) {
+        const body = line.slice(start + 1, i);
+        out += quote + (body.includes('{') ? body : '') + quote;
+        quote = '';
+      }
+      continue;
+    }
+    if (quotes.includes(ch)) {
+      quote = ch;
+      start = i;
+    } else out += ch;
+  }
+  return quote ? out + line.slice(start) : out;
 }
 
 const UNFIELDED_DEFINITION = /^(class_declaration|object_declaration|function_declaration)$/;

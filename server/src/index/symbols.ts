@@ -1,6 +1,6 @@
 import type { Node as TSNode } from 'web-tree-sitter';
 import type { SymbolKind, SymbolDefinition, SymbolReference } from '../protocol/symbols';
-import { assignedFunction, classField, declaratorName, docstringLines, implTypeName, isExamplePath, isFunctionValue, isTestPath, unfieldedName, withoutTrailingComment } from './languages';
+import { assignedFunction, classField, declaratorName, docstringLines, implTypeName, isExamplePath, isFunctionValue, isRubyPath, isTestPath, unfieldedName, withoutTrailingComment } from './languages';
 import { isStopWord, terms, wordRuns } from './tokens';
 
 /**
@@ -809,6 +809,9 @@ export function findReferences(query: string, pieces: Iterable<TextPiece>, symbo
   const seen = new Set<string>();
   for (const p of pieces) {
     if (!p.text.includes(name)) continue;
+    // Ruby calls a method without parentheses too (thor's `invocations[name] = true`, sinatra's
+    // `invoke { dispatch! }`): a mention that is no symbol (`:invoke`), variable or hash key calls it.
+    const ruby = /^[a-z_]/.test(name) && isRubyPath(p.rel);
     const lines = p.text.split('\n');
     const inDoc = docstringLines(p.text, p.rel);
     // A definition's own line: its first line that says the name (below its annotations and
@@ -837,7 +840,7 @@ export function findReferences(query: string, pieces: Iterable<TextPiece>, symbo
       for (const m of line.matchAll(re)) {
         if (m.index! >= code.length || insideString(line, m.index!)) continue;
         const after = line.slice(m.index! + name.length);
-        const k = /^\s*(<[^()]*>)?\s*\(/.test(after) ? 'call' : 'reference';
+        const k = /^\s*(<[^()]*>)?\s*\(/.test(after) || (ruby && !/[:@$]/.test(line[m.index! - 1] ?? '') && !/^(?:[?!]|\s*=(?![=~>])|:(?!:))/.test(after)) ? 'call' : 'reference';
         if (!kind || k === 'call') kind = k;
       }
       if (!kind || (opts.callsOnly && kind !== 'call')) continue;

@@ -11,8 +11,8 @@ import { gitRoot, personsFor, type PersonsResult, type Target } from './persons'
 import { peopleAnswer } from './peopleAnswer';
 import { leafName, queryTerms } from './terms';
 import { ownerAndMember, receiverNamedAfter } from '../index/symbols';
-import { answerOrder, callPattern, COMMENT, definitionLine, escapeRe, signatureOpens, wholeNameRe } from './extractive';
-import { asksAboutExamples, docstringLines, languageOf, withoutTrailingComment } from '../index/languages';
+import { answerOrder, callPattern, codeOf, COMMENT, definitionLine, escapeRe, signatureOpens, wholeNameRe } from './extractive';
+import { asksAboutExamples, docstringLines, languageOf } from '../index/languages';
 import { toAskcodeError } from '../core/errors';
 
 /**
@@ -103,10 +103,12 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
   // Called, or else passed as a value (`[a, b]`, `f(a)`), not a type in an annotation (`Iterator[Rule]`,
   // `r: Rule)`): a call first (`getattr(self.response, …)` passes an attribute named like the method).
   // A generic call too: C#'s and Java's `new RetryStrategyOptions<int>()`, TypeScript's `f<T>(…)`.
-  const direct = callPattern(symbol);
   // A class's static member called (Vapor's `ErrorMiddleware.default(environment:)`) uses the class too.
   const statics = /^[A-Z]/.test(leaf) ? `|(?<![\\w.$])${leaf}\\.[A-Za-z_$][\\w$]*\\s*\\(` : '';
-  const call = new RegExp(`${direct.source}|(?<![[:]\\s*)\\b${leaf}\\b(?=\\s*[,)\\]])|@${leaf}\\b${statics}`);
+  const patterns = (path?: string) => {
+    const direct = callPattern(symbol, path);
+    return { direct, call: new RegExp(`${direct.source}|(?<![[:]\\s*)\\b${leaf}\\b(?=\\s*[,)\\]])|@${leaf}\\b${statics}`) };
+  };
   const defines = definitionLine(symbol);
   const owner = ownerAndMember(symbol)?.owner;
   const order = passages.map((p, i) => {
@@ -116,7 +118,8 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
     // Neither a comment, its definition line nor an import or export list (`export { a, b, }`, `from m import (a, b)`) calls it.
     // Nor does an example in a Python docstring, nor the first line of its signature written over
     // several lines (yargs' `addCoerceMiddleware(`).
-    const text = lines.filter((l, k) => !COMMENT.test(l) && !defines(l) && !inDoc[k] && !opens[k]).map(withoutTrailingComment).join('\n').replace(IMPORT_EXPORT_LIST, '');
+    const text = lines.filter((l, k) => !COMMENT.test(l) && !defines(l) && !inDoc[k] && !opens[k]).map((l) => codeOf(l, p)).join('\n').replace(IMPORT_EXPORT_LIST, '');
+    const { direct, call } = patterns(p.path);
     return {
       i, direct: direct.test(text), calls: call.test(text), defines: lines.some((l, k) => !inDoc[k] && (defines(l) || opens[k])), own: isPieceOf(p, leafName(symbol)),
       test: testsFirst && isTestPassage(p), doc: !examples && !!p.path && !!languageOf(p.path).markdown,

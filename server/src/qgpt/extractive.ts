@@ -5,7 +5,7 @@ import { asksAboutTests, callSiteSymbol, isTestPassage, testNamedAfter } from '.
 import { analyzeQuestion } from '../index/question';
 import { goesOnWith } from '../index/chunker';
 import { ownerAndMember } from '../index/symbols';
-import { ABOUT_TYPES, asksAboutExamples, bracketDepth, docstringLines, isDeclarationPath, isExamplePath, isInterfaceOnly, languageOf, withoutTrailingComment } from '../index/languages';
+import { ABOUT_TYPES, asksAboutExamples, bracketDepth, docstringLines, isDeclarationPath, isExamplePath, isInterfaceOnly, isRubyPath, languageOf, withoutStrings, withoutTrailingComment } from '../index/languages';
 
 /**
  * The built-in extractive answerer: no weights, answers from the snippets themselves — which
@@ -76,8 +76,24 @@ export function definitionRe(symbol: string): RegExp {
  * Whether a line of the passage outside its docstrings matches the definition pattern: a
  * docstring's "Raises:" section (`MethodNotAllowed: if the method is not allowed`) defines nothing.
  */
+/** What a line's code says, outside its trailing comment and strings (a document's line as it is, but its comment). */
+export function codeOf(line: string, p: Passage): string {
+  const code = withoutTrailingComment(line);
+  return isProse(p) ? code : withoutStrings(code, /\.rs$/.test(p.path ?? '') ? '"' : undefined);
+}
+
+/** A document in prose: Markdown, reStructuredText, plain text. */
+function isProse(p: Passage): boolean {
+  if (!p.path) return false;
+  const lang = languageOf(p.path);
+  return !!lang.markdown || /^(?:restructuredtext|plaintext|text|asciidoc)$/.test(lang.id);
+}
+
 function definedIn(p: Passage, re: RegExp): boolean {
   if (!re.test(p.text)) return false;
+  // A document defines a name by a heading only: pyparsing's release notes quoting
+  // `AttributeError: 'ParseResults' object has no attribute 'xyz'` define no `AttributeError`.
+  if (isProse(p)) return p.text.split('\n').some((l) => /^#/.test(l) && re.test(l));
   const inDoc = docstringLines(p.text, p.path);
   if (!inDoc.some(Boolean)) return true;
   // Where each match starts (a signature may run over several lines).
@@ -252,10 +268,14 @@ export const COMMENT = /^\s*(?:#|\/\/|\/\*|\*)/;
 const LEAD_IN = /^\s*(?:@|#|\/\/|\/\*|\*|$)/;
 
 /** A call of `symbol` (`name(` or `.name(`, by its last part), maybe generic (`new RetryStrategyOptions<int>()`). */
-export function callPattern(symbol: string): RegExp {
+export function callPattern(symbol: string, path?: string): RegExp {
   const leaf = leafName(symbol);
   // Ruby's `out_of_date?` and `save!` are called with or without parentheses, and name nothing else.
   if (/[?!]$/.test(leaf)) return new RegExp(`(?:\\.|\\b)${escapeRe(leaf)}(?![\\w?!=])`);
+  // In Ruby any other mention of a method's name calls it too, without parentheses (sinatra's
+  // `invoke { dispatch! }`, thor's `invocations[name] = true`): not a symbol (`:invoke`), an
+  // instance or global variable, a local assigned (`invoke = …`) or a hash key (`invoke: 1`).
+  if (path && isRubyPath(path)) return new RegExp(`(?<![\\w:@$])${escapeRe(leaf)}(?![\\w?!]|\\s*=(?![=~>])|:(?!:))`);
   return new RegExp(`(?:\\.|\\b)${escapeRe(leaf)}\\s*${TYPE_ARGS}\\(`);
 }
 
@@ -302,13 +322,13 @@ export function testCallsAnswer(query: string, passages: Passage[]): ((p: Passag
 
 /** Whether a passage calls `symbol` in its code: not in a comment, a docstring or the symbol's own definition or declaration. */
 function callsIn(symbol: string): (p: Passage) => boolean {
-  const call = callPattern(symbol);
   const defines = definitionLine(symbol);
   return (p) => {
+    const call = callPattern(symbol, p.path);
     const inDoc = docstringLines(p.text, p.path);
     const lines = p.text.split('\n');
     const opens = signatureOpens(lines, symbol);
-    return lines.some((l, k) => !inDoc[k] && !opens[k] && !COMMENT.test(l) && !defines(l) && call.test(withoutTrailingComment(l)));
+    return lines.some((l, k) => !inDoc[k] && !opens[k] && !COMMENT.test(l) && !defines(l) && call.test(codeOf(l, p)));
   };
 }
 
@@ -586,6 +606,7 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
   for (const [pi, p] of passages.entries()) {
     const lines = p.text.split(/\r?\n/);
     const inDoc = callRe ? docstringLines(p.text, p.path) : [];
+    const callsHere = callOf && callRe ? callPattern(callOf, p.path) : null;
     // A piece that goes on with a definition asked about, from inside its docstring (the head a
     // chunk of its own), reads from its first line, as the head would.
     const goesOn = !asksUse && !returns && defined[pi]!.length > 0 && !defs.some((re) => lines.some((l) => re.test(l))) && !!docstringLines(p.text, p.path)[0];
@@ -605,7 +626,7 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
         // in `Client.request`'s docstring) is no call: its words count for little next to the call.
         if (inDoc[i] || COMMENT.test(line)) s *= 0.25;
         else if (definesCalled(line)) s -= 4;
-        else if (callRe.test(withoutTrailingComment(line))) s += 6;
+        else if (callsHere!.test(codeOf(line, p))) s += 6;
       }
       // An import names what the code below uses: the words of its names are no place to quote.
       if (IMPORT_LINE.test(line)) s *= 0.25;
@@ -922,10 +943,10 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   const saysIn = (m: PlaceMatch, re: RegExp) => {
     const inDoc = docstringLines(m.passage.text, m.passage.path);
     const opens = signatureOpens(m.passage.text.split('\n'), callOf!);
-    return m.quote.some((l, k) => re.test(withoutTrailingComment(l)) && !defLine!(l) && !COMMENT.test(l) && !inDoc[m.quoteStart + k] && !opens[m.quoteStart + k]);
+    return m.quote.some((l, k) => re.test(codeOf(l, m.passage)) && !defLine!(l) && !COMMENT.test(l) && !inDoc[m.quoteStart + k] && !opens[m.quoteStart + k]);
   };
   const said = (re: RegExp) => saysIn(first, re);
-  const callRe = callOf ? callPattern(callOf) : null;
+  const callRe = callOf ? callPattern(callOf, first.passage.path) : null;
   const calls = !!callRe && said(callRe);
   // Not called but named, as a type or a value (echo's `Binder Binder` field for "who uses the Binder interface?").
   const uses = !!callOf && !calls && !first.defines.length && said(wholeNameRe(leafName(callOf)));
@@ -949,6 +970,8 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   const owner = aboutTests && callOf && !calls && !uses && !namedTest && isTestPassage(first.passage) ? ownerAndMember(callOf)?.owner : undefined;
   if (namedTest) s = `\`${namedTest}\` in ${placeLink(first.passage)} is the test named after it (no test found calls \`${leafName(callOf!)}\` directly)`;
   else if (owner && said(wholeNameRe(owner))) s = `No test found calls \`${leafName(callOf!)}\` directly; ${where} tests \`${owner}\``;
+  // A document's example first: the places hold no code that calls it (answerOrder puts documents after code).
+  else if ((calls || uses) && !aboutTests && !!first.passage.path && !!languageOf(first.passage.path).markdown) s = `No code found ${calls ? 'calls' : 'uses'} \`${leafName(callOf!)}\`; ${where} shows it ${calls ? 'called' : 'used'}`;
   // A test first, not asked about tests: only tests call it (testCallsAnswer).
   else if (calls || uses) s = `${where} ${aboutTests && isTestPassage(first.passage) ? 'tests it' : raises ? 'raises it' : creates ? 'creates one' : calls ? 'calls it' : 'uses it'}${!aboutTests && isTestPassage(first.passage) ? ` (only tests ${calls ? 'call' : 'use'} it)` : ''}`;
   else if (inherits?.via === 'implements') s = `${where} implements it`;
