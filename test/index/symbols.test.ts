@@ -777,6 +777,23 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     assert.match(text, /^`App\.next` in \[`router\.go:[0-9-]+`\]\([^)]+\) calls it/, text);
   });
 
+  it('a Go chunk of several methods of one receiver is named by it (`SugaredLogger › Infof, Warnf, Errorf`); one that mixes receivers or functions is not', async () => {
+    const method = (recv: string, name: string) => [`// ${name} formats the message with its arguments and logs it.`, `func (s *${recv}) ${name}(template string, args ...interface{}) {`, `\ts.log(${name.length}, template, args)`, '}', ''];
+    const go = ['package zap', '', 'type SugaredLogger struct {', ...Array.from({ length: 56 }, (_, i) => `\tfield${i} int`), '}', '',
+      ...method('SugaredLogger', 'Infof'), ...method('SugaredLogger', 'Warnf'), ...method('SugaredLogger', 'Errorf'),
+      'type Logger struct {', ...Array.from({ length: 56 }, (_, i) => `\tfield${i} int`), '}', '',
+      ...method('SugaredLogger', 'Debugf'), ...method('Logger', 'Printf'), 'func formatMessage(template string) string {', '\treturn template', '}', ''].join('\n');
+    fs.writeFileSync(path.join(repo, 'sugar.go'), go);
+    const chunks = await chunkText(go, languageOf('sugar.go'));
+    assert.ok(chunks.some((c) => c.symbol === 'Infof, Warnf, Errorf'), chunks.map((c) => `${c.startLine}-${c.endLine} ${c.symbol}`).join('; '));
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    await ready(w);
+    const out = await w.request(QgptRelevance, { query: 'how does the sugared logger format a message with its arguments?', options: { database: true } });
+    const symbols = out.relevant.iterable.map((s) => s.askcode!.symbol);
+    assert.ok(symbols.includes('SugaredLogger › Infof, Warnf, Errorf'), symbols.join('; '));
+    assert.ok(!symbols.some((n) => n?.includes('› Debugf, Printf')), symbols.join('; '));
+  });
+
   it('"where is the TypeAdapter for dates registered?" is not answered by the TypeAdapter class (Java)', async () => {
     fs.mkdirSync(path.join(repo, 'gson'), { recursive: true });
     fs.writeFileSync(path.join(repo, 'gson', 'TypeAdapter.java'), 'package gson;\n\n/** Converts Java objects to and from JSON. */\npublic abstract class TypeAdapter<T> {\n  public abstract void write(JsonWriter out, T value);\n  public abstract T read(JsonReader in);\n}\n');

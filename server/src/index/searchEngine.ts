@@ -8,7 +8,7 @@ import { Bm25, countTerms, type QueryTerm } from './bm25';
 import { terms, pathTerms, wordRuns } from './tokens';
 import { parseQuery, matchesHint, MAX_QUERY_TERMS, type ParsedQuery } from './query';
 import { isTestPath, isRustTestCode, rustTestModules, isExamplePath, asksAboutExamples, isChangelogPath, isDeclarationPath, isCatalogPath, isProjectConfigPath, isVendoredPath, isInterfaceOnly, isToolingPath, isExceptionFile, isGeneratedCode, isDocumentationOnly, ABOUT_TYPES } from './languages';
-import { findReferences, symbolTargets, type SymbolIndex, type SymbolTarget } from './symbols';
+import { findReferences, symbolTargets, type FileSymbol, type SymbolIndex, type SymbolTarget } from './symbols';
 import { fuse, sortTop, SORTED_FILES, type FusionMethod } from './fusion';
 import { Companions, declaredIds } from './companions';
 import { MessageIndex, messagesOf } from './messages';
@@ -1053,9 +1053,14 @@ export class SearchEngine {
    * which a later piece of a long method does not show. The symbols know it (`App.next`).
    */
   private receiverOf(key: string, ch: ChunkRecord): { symbol: string } | undefined {
-    if (ch.language !== 'go' || !ch.symbol || /[›,]/.test(ch.symbol) || !this.symbols) return undefined;
-    const def = this.symbols.enclosing(key, ch.startLine);
-    const owner = def && def.name === ch.symbol && def.qualifiedName.endsWith('.' + def.name) ? def.qualifiedName.slice(0, -def.name.length - 1) : undefined;
+    if (ch.language !== 'go' || !ch.symbol || ch.symbol.includes('›') || !this.symbols) return undefined;
+    const ownerOf = (def: FileSymbol | undefined, name: string) =>
+      def && def.name === name && def.qualifiedName.endsWith('.' + name) ? def.qualifiedName.slice(0, -name.length - 1) : undefined;
+    const names = ch.symbol.split(/\s*,\s*/);
+    // Methods side by side in one chunk (`Panic, Fatal, Logf`), all of one receiver: `SugaredLogger › Panic, Fatal, Logf`.
+    const defs = names.length > 1 ? this.symbols.definitionsIn(key).filter((d) => d.startLine >= ch.startLine && d.startLine <= ch.endLine) : [];
+    const owners = names.length > 1 ? new Set(names.map((n) => ownerOf(defs.find((d) => d.name === n), n))) : new Set([ownerOf(this.symbols.enclosing(key, ch.startLine), ch.symbol)]);
+    const owner = owners.size === 1 ? [...owners][0] : undefined;
     return owner && !owner.includes('.') ? { symbol: `${owner} › ${ch.symbol}` } : undefined;
   }
 
