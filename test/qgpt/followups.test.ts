@@ -56,6 +56,15 @@ describe('qgpt/reprompt and qgpt/hints over the worker', function () {
       assert.match((await w.request(QgptReprompt, { query: 'How is it tested?', conversation: { iterable: history } })).query, /^How is `Console` tested\b/);
       assert.match((await w.request(QgptReprompt, { query: 'What does it do?', conversation: { iterable: history } })).query, /`Console\.__init__`/, 'the constructor itself otherwise');
     });
+    it('a name inside a quoted value of the question is no subject (Slim\'s \'SomeClass:someMethod\'); an apostrophe quotes nothing', async () => {
+      const history = [
+        msg('ASSISTANT', '`CallableResolver` in [`Slim/CallableResolver.php:79-120`](Slim/CallableResolver.php#L79-L120) is where this happens (it matches “route” and “handler”).'),
+        msg('USER', "When a route handler is given as a string like 'SomeClass:someMethod', how does the framework's resolver turn it into a callable?"),
+      ];
+      assert.equal((await w.request(QgptReprompt, { query: 'Who calls it?', conversation: { iterable: history } })).query, 'Who calls `CallableResolver`?');
+      const named = [msg('ASSISTANT', 'It is the resolver.'), msg('USER', "How does the framework's `resolveCallable` read 'Home:index'?")];
+      assert.equal((await w.request(QgptReprompt, { query: 'Who calls it?', conversation: { iterable: named } })).query, 'Who calls `resolveCallable`?');
+    });
     it("a follow-up to an answer whose first place goes by no name (a document) is about that file, not the next place's name", async () => {
       const history = [
         msg('ASSISTANT', '[`docs/caching.md:1-20`](docs/caching.md#L1-L20) is where this happens (it matches “cache”); see also `put_result` ([`src/cache.py:1-10`](src/cache.py#L1-L10)).'),

@@ -14,6 +14,12 @@ import { Companions, declaredIds } from './companions';
 import { MessageIndex, messagesOf } from './messages';
 import { goesOnWith, isBareHead } from './chunker';
 
+/**
+ * A line of a definition's doc comment in a C-like language or a script's (`///`, `/**`, ` * `, `# `,
+ * not a shebang), or of the attributes and annotations between it and the definition (`#[inline]`, `@Override`).
+ */
+const DOC_COMMENT_LINE = /^\s*(?:\/\/|\/\*|\*|#(?!!)|@[A-Za-z])/;
+
 /** What the engine keeps per chunk (text included: snippets come back without a disk read). */
 export interface ChunkRecord {
   id: string;
@@ -830,7 +836,7 @@ export class SearchEngine {
           denseRank: denseRank[fd] || undefined,
           matched: q.filter((t) => this.chunkIdx.has(r.d, t.term)).map((t) => t.term.replace(/^=/, '')).slice(0, 12),
           fileRank,
-          ...this.receiverOf(entry.key, ch),
+          ...(this.receiverOf(entry.key, ch) ?? this.documentedBy(entry, r.d)),
         });
       }
     }
@@ -1049,15 +1055,28 @@ export class SearchEngine {
   }
 
   /**
+   * A chunk of a doc comment alone, too long to go with the definition below it (the 58 lines of
+   * bytes' `BytesMut::reserve` docs), is named by that definition (`BytesMut › reserve`, not
+   * `BytesMut`): an answer that cites it names the function, and a follow-up asks about it.
+   */
+  private documentedBy(entry: FileEntry, d: number): { symbol: string } | undefined {
+    const ch = this.chunks[d]!;
+    if (!ch.code || !ch.text.split('\n').every((l) => !l.trim() || DOC_COMMENT_LINE.test(l))) return undefined;
+    const next = entry.chunks.map((x) => this.chunks[x]!).find((c) => c.startLine === ch.endLine + 1);
+    const own = next?.symbol?.split(/\s*,\s*/)[0];
+    return own && own !== ch.symbol ? { symbol: own } : undefined;
+  }
+
+  /**
    * A Go method's chunk is named by the method alone (`next`): its receiver is on the `func` line,
-   * which a later piece of a long method does not show. The symbols know it (`App.next`).
+   * which a later piece of a long method does not show. The symbols know it (`App.next`). So is a
+   * chunk of methods side by side (`Panic, Fatal, Logf`): named by their receiver where they share one.
    */
   private receiverOf(key: string, ch: ChunkRecord): { symbol: string } | undefined {
     if (ch.language !== 'go' || !ch.symbol || ch.symbol.includes('›') || !this.symbols) return undefined;
     const ownerOf = (def: FileSymbol | undefined, name: string) =>
       def && def.name === name && def.qualifiedName.endsWith('.' + name) ? def.qualifiedName.slice(0, -name.length - 1) : undefined;
     const names = ch.symbol.split(/\s*,\s*/);
-    // Methods side by side in one chunk (`Panic, Fatal, Logf`), all of one receiver: `SugaredLogger › Panic, Fatal, Logf`.
     const defs = names.length > 1 ? this.symbols.definitionsIn(key).filter((d) => d.startLine >= ch.startLine && d.startLine <= ch.endLine) : [];
     const owners = names.length > 1 ? new Set(names.map((n) => ownerOf(defs.find((d) => d.name === n), n))) : new Set([ownerOf(this.symbols.enclosing(key, ch.startLine), ch.symbol)]);
     const owner = owners.size === 1 ? [...owners][0] : undefined;

@@ -20,6 +20,9 @@ function isPathLike(s: string): boolean {
 const MEMBER_LIKE_RE = /^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*\.(?:json|html|xml|csv)$/;
 const FILE_EXT_RE = /\.(?:ts|tsx|js|jsx|mjs|cjs|mts|cts|py|pyi|rs|go|java|kt|rb|php|c|cc|cpp|h|hpp|cs|swift|scala|md|mdx|rst|txt|json|ya?ml|toml|cfg|ini|html|css|scss|vue|svelte|sh|lock)(?::\d+(?:-\d+)?)?$/;
 
+/** A value in straight quotes, opened after a space or a bracket (not an apostrophe: "the router's"). */
+const QUOTED_VALUE_RE = /(^|[\s([{,:=])(['"])(?=\S)[^'"\n]*?\S\2(?=$|[\s)\]}.,;:!?])/g;
+
 /** Paths and symbols a message names, in order of appearance. */
 export function entitiesOf(text: string): Entities {
   const found: { at: number; kind: 'path' | 'symbol'; value: string }[] = [];
@@ -29,7 +32,9 @@ export function entitiesOf(text: string): Entities {
     // Ruby's `out_of_date?` and `save!` are names too.
     else if (/^[A-Za-z_$][\w$.]*[?!]?$/.test(v)) found.push({ at: m.index!, kind: 'symbol', value: v });
   }
-  const outside = text.replace(CODE_SPAN_RE, (s) => ' '.repeat(s.length));
+  // Nor is a name inside a quoted value: Slim's "given as a string like 'SomeClass:someMethod'" asks
+  // about no `SomeClass` (its follow-up "who calls it?" had searched for one).
+  const outside = text.replace(CODE_SPAN_RE, (s) => ' '.repeat(s.length)).replace(QUOTED_VALUE_RE, (s, before: string) => before + ' '.repeat(s.length - before.length));
   for (const m of outside.matchAll(CALL_RE)) found.push({ at: m.index!, kind: 'symbol', value: m[1] });
   for (const m of outside.matchAll(PATH_RE)) if (isPathLike(m[0])) found.push({ at: m.index!, kind: 'path', value: m[0].replace(/:\d+(?:-\d+)?$/, '') });
   for (const m of outside.matchAll(IDENT_RE)) if (!m[0].includes('/')) found.push({ at: m.index!, kind: 'symbol', value: m[0] });
