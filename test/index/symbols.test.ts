@@ -794,6 +794,23 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     assert.ok(!symbols.some((n) => n?.includes('› Debugf, Printf')), symbols.join('; '));
   });
 
+  it('a chunk of a long doc comment alone is named by the definition it documents (`Buf › reserve`, Rust), also past an attribute', async () => {
+    const rust = ['pub struct Buf {', '    len: usize,', '}', '', 'impl Buf {', '    /// The number of bytes in the buffer.', '    pub fn len(&self) -> usize {', ...Array.from({ length: 50 }, (_, i) => `        let _n${i} = self.len;`), '        self.len', '    }', '',
+      '    /// Reserves room for more data: the buffer makes space by shifting its bytes to the front,',
+      ...Array.from({ length: 62 }, (_, i) => (i < 8 ? `    /// or by growing its allocation (note ${i}).` : `    /// It reallocates by a doubling strategy (note ${i}).`)),
+      '    #[inline]', '    pub fn reserve(&mut self, additional: usize) {', '        self.grow(additional);', '    }', '',
+      '    fn grow(&mut self, n: usize) {', '        self.len += n;', '    }', '}', ''].join('\n');
+    fs.writeFileSync(path.join(repo, 'buf.rs'), rust);
+    const chunks = await chunkText(rust, languageOf('buf.rs'));
+    const doc = chunks.find((c) => c.text.includes('(note 30)'))!;
+    assert.ok(doc && !doc.text.includes('fn reserve') && doc.symbol !== 'Buf › reserve', chunks.map((c) => `${c.startLine}-${c.endLine} ${c.symbol}`).join('; '));
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    await ready(w);
+    const out = await w.request(QgptRelevance, { query: 'which doubling strategy reallocates?', options: { database: true } });
+    const seed = out.relevant.iterable.find((x) => x.path?.endsWith('buf.rs') && x.askcode!.startLine === doc.startLine);
+    assert.equal(seed?.askcode!.symbol, 'Buf › reserve', out.relevant.iterable.map((x) => `${x.askcode!.startLine} ${x.askcode!.symbol}`).join('; '));
+  });
+
   it('"where is the TypeAdapter for dates registered?" is not answered by the TypeAdapter class (Java)', async () => {
     fs.mkdirSync(path.join(repo, 'gson'), { recursive: true });
     fs.writeFileSync(path.join(repo, 'gson', 'TypeAdapter.java'), 'package gson;\n\n/** Converts Java objects to and from JSON. */\npublic abstract class TypeAdapter<T> {\n  public abstract void write(JsonWriter out, T value);\n  public abstract T read(JsonReader in);\n}\n');
@@ -882,6 +899,20 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     const out = await w.request(QgptRelevance, { query: 'show me the tests for `SegmentPool.recycle`', options: { database: true, question: true } });
     const text = out.answer!.answers.iterable[0]!.text;
     assert.match(text, /^No test found calls `recycle` directly; .*\[`buffer\.test\.ts:[0-9-]+`\]\([^)]+\) tests `SegmentPool`/, text);
+  });
+
+  it('asked how a function is tested that no test calls, names or reaches through its class, the answer leads with the tests of its module, and says so (python-dotenv)', async () => {
+    fs.mkdirSync(path.join(repo, 'src/dotenv'), { recursive: true });
+    fs.mkdirSync(path.join(repo, 'tests'), { recursive: true });
+    fs.writeFileSync(path.join(repo, 'src/dotenv/variables.py'), 'def parse_variables(value):\n    """Split a value into literals and variable references."""\n    return [expand_reference(part) for part in value.split("$")]\n\n\ndef expand_reference(part):\n    """Look a reference up in the environment, or use its default."""\n    return os.environ.get(part, "")\n');
+    fs.writeFileSync(path.join(repo, 'src/dotenv/main.py'), 'from .variables import expand_reference\n\n\ndef resolve_all(values):\n    return {k: expand_reference(v) for k, v in values.items()}\n');
+    fs.writeFileSync(path.join(repo, 'tests/test_variables.py'), 'from dotenv.variables import parse_variables\n\n\ndef test_parse_variables():\n    assert parse_variables("a$b") == ["a", ""]\n');
+    fs.writeFileSync(path.join(repo, 'tests/test_main.py'), 'from dotenv.main import resolve_all\n\n\ndef test_resolve_all():\n    assert resolve_all({}) == {}\n');
+    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
+    await ready(w);
+    const out = await w.request(QgptRelevance, { query: 'how is `expand_reference` tested?', options: { database: true, question: true } });
+    const text = out.answer!.answers.iterable[0]!.text;
+    assert.match(text, /^No test found calls `expand_reference` directly; `test_parse_variables` in \[`tests\/test_variables\.py:[0-9-]+`\]\([^)]+\) tests its module, `src\/dotenv\/variables\.py`/, text);
   });
 
   it('of a class\'s method, calls on something else (`net.listen`) come after those that may be its own, even an example\'s', async () => {

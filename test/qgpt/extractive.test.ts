@@ -628,6 +628,10 @@ describe('extractive answerer: the order of the places', () => {
     assert.deepEqual(answerOrder('how are sensitive fields redacted?', [doc, code]).order, [1, 0]);
     assert.deepEqual(answerOrder('how do I redact sensitive fields?', [doc, code]).order, [0, 1], 'how to use it: the guide answers');
     assert.deepEqual(answerOrder('why are sensitive fields redacted twice?', [doc, code]).order, [0, 1], 'why: the document may say');
+    // Code that is all comment is such a page: Go's doc.go (cron).
+    const docGo = { ...passage(2, 'doc.go', '/*\nPackage cron implements a cron spec parser and job runner.\n\nEach field may be a range like 10-30, a step like */15 or a list.\n*/\npackage cron'), language: 'go', retrieval: 1 };
+    const parser = { ...passage(3, 'parser.go', '// getRange returns the bits indicated by the given expression: number | number "-" number [ "/" number ]\nfunc getRange(expr string, r bounds) (uint64, error) {\n\trangeAndStep := strings.Split(expr, "/")\n\treturn getBits(start, end, step), nil\n}'), language: 'go', symbol: 'getRange', retrieval: 0.8 };
+    assert.deepEqual(answerOrder('how is a field like a range with a step turned into its values?', [docGo, parser]).order, [1, 0]);
   });
 
   it('asked how the code does something, a declaration file comes after the code (joi\'s `index.d.ts`), unless the question is about types', () => {
@@ -842,6 +846,16 @@ describe('extractive answerer: the order of the places', () => {
     const ordered = callSitesFirst('invoke', byScore).map((i, k) => ({ ...byScore[i]!, index: k }));
     assert.equal(ordered[0]!.symbol, 'Sinatra › Base › call!');
     assert.match(leadSentence(citedPlaces(query, rankPlaces(query, ordered)), callSiteSymbol(query)), /^`Sinatra\.Base\.call!` in .* calls it/);
+  });
+
+  it('"who calls X?": a method reference passed on (Kotlin\'s `.let(::createStackElementTag)`) calls it, before a test that overrides it', () => {
+    const query = 'who calls `DebugTree.createStackElementTag`?';
+    const tree = { ...passage(0, 'timber/src/main/java/timber/log/Timber.kt', '  open class DebugTree : Tree() {\n    override val tag: String?\n      get() = super.tag ?: Throwable().stackTrace\n          .first { it.className !in fqcnIgnore }\n          .let(::createStackElementTag)\n\n    protected open fun createStackElementTag(element: StackTraceElement): String? {\n      return element.className\n    }'), language: 'kotlin', symbol: 'Timber › DebugTree', retrieval: 0.8 };
+    const test = { ...passage(1, 'timber/src/test/java/timber/log/TimberTest.kt', '  @Test fun debugTreeCanAlterCreatedTag() {\n    Timber.plant(object : Timber.DebugTree() {\n      override fun createStackElementTag(element: StackTraceElement): String? {\n        return super.createStackElementTag(element) + \' -- \' + element.lineNumber\n      }\n    })\n  }'), language: 'kotlin', symbol: 'TimberTest › debugTreeCanAlterCreatedTag', retrieval: 1 };
+    const ps = [test, tree];
+    const byScore = answerOrder(query, ps).order.map((i) => ps[i]!);
+    const ordered = callSitesFirst('DebugTree.createStackElementTag', byScore).map((i, k) => ({ ...byScore[i]!, index: k }));
+    assert.match(leadSentence(citedPlaces(query, rankPlaces(query, ordered)), callSiteSymbol(query)), /^`Timber\.DebugTree` in \[`timber\/src\/main\/java\/timber\/log\/Timber\.kt:1`\]\([^)]+\) calls it/);
   });
 
   it('"where is X called?": a string that names the call calls nothing (Slim\'s "… in order to use `App::run()`"); an interpolated one may', () => {

@@ -515,6 +515,24 @@ export class SymbolIndex {
   }
 
   /**
+   * The test files named after the module at `rel` (`src/dotenv/variables.py` → `tests/test_variables.py`,
+   * `lib/http/request.js` → `test/http/request.test.js`, `tree.go` → `tree_test.go`, `Router.java` →
+   * `RouterTest.java`), nearest folder first, with each one's first test definition. At most `max`.
+   */
+  testsOfModule(rel: string, max = 2): { key: string; def: FileSymbol }[] {
+    const dir = rel.split('/').slice(0, -1);
+    const near = (r: string) => {
+      const d = r.split('/');
+      let k = 0;
+      while (k < d.length - 1 && k < dir.length && d[k] === dir[k]) k++;
+      return k;
+    };
+    const out: { key: string; def: FileSymbol; near: number }[] = [];
+    for (const [key, f] of this.files) if (f.test && f.defs.length && isTestOfModule(f.rel, rel)) out.push({ key, def: f.defs[0]!, near: near(f.rel) });
+    return out.sort((a, b) => b.near - a.near).slice(0, max).map(({ key, def }) => ({ key, def }));
+  }
+
+  /**
    * Members a question names as "the X of a Y": "the text of an element" is jsoup's `Element.text`,
    * "the body of a request" `Request.body`. Y (or Y less a plural s) is a class, interface or struct
    * defined outside tests; X, one word or two written as one name (`outer html` → `outerHtml`), is a
@@ -578,6 +596,11 @@ export class SymbolIndex {
     this.byLower.clear();
     this.attrNames.clear();
     this.defs = 0;
+  }
+
+  /** The path of a file the index holds, relative to its folder. */
+  relOf(key: string): string | undefined {
+    return this.files.get(key)?.rel;
   }
 
   hasName(name: string): boolean {
@@ -786,6 +809,15 @@ export function isTestNamedAfter(testName: string, name: string): boolean {
   const t = flat(testName);
   const want = flat(plainName(name));
   return want.length >= 4 && t.startsWith('test') && t.slice(4).startsWith(want);
+}
+
+/** Whether a test file is named after a module (`tests/test_variables.py` after `src/dotenv/variables.py`, `RouterTest.java` after `Router.java`). */
+export function isTestOfModule(testRel: string, moduleRel: string): boolean {
+  const stemOf = (r: string) => (r.split('/').pop() ?? '').replace(/\.[^.]+$/, '').toLowerCase();
+  const stem = stemOf(moduleRel).replace(/^_+/, '');
+  if (stem.length < 3 || /^(?:index|mod|main|init|lib|utils?|helpers?)$/.test(stem)) return false;
+  const t = stemOf(testRel);
+  return [`test_${stem}`, `${stem}_test`, `${stem}_tests`, `${stem}test`, `${stem}tests`, `${stem}.test`, `${stem}.spec`, `${stem}_spec`, `test${stem}`].includes(t);
 }
 
 export function plainName(query: string): string {
@@ -1066,7 +1098,9 @@ export function symbolTargets(
       const refs = aboutTests ? (inTests.length ? inTests : all) : all.filter((r) => !isTestReference(r));
       // Asked how it is tested where no test uses it by name: the tests named after it
       // (echo's `TestBindQueryParams` binds through `c.Bind`), before the code that calls it.
-      const named = aboutTests && !inTests.length ? symbols.testsNamedAfter(s.name) : [];
+      // Nor named after it: the tests of its module (python-dotenv's `tests/test_variables.py` for `variables.py`'s `Atom.resolve`).
+      let named = aboutTests && !inTests.length ? symbols.testsNamedAfter(s.name) : [];
+      if (aboutTests && !inTests.length && !named.length && files.size === 1) named = symbols.testsOfModule(symbols.relOf([...files][0]!) ?? '');
       if (named.length) {
         named.forEach(({ key, def }, i) => give(key, 2 / (i + 1), def.startLine));
         for (const d of defs) if (!out.has(d.path)) out.set(d.path, { bonus: 0, lines: [d.startLine], definesOnly: true });

@@ -10,7 +10,7 @@ import { asksAboutTests, callSiteSymbol, isTestPassage, peopleTopic, testNamedAf
 import { gitRoot, personsFor, type PersonsResult, type Target } from './persons';
 import { peopleAnswer } from './peopleAnswer';
 import { leafName, queryTerms } from './terms';
-import { ownerAndMember, receiverNamedAfter } from '../index/symbols';
+import { isTestOfModule, ownerAndMember, receiverNamedAfter } from '../index/symbols';
 import { answerOrder, callPattern, codeOf, COMMENT, definitionLine, escapeRe, signatureOpens, wholeNameRe } from './extractive';
 import { asksAboutExamples, docstringLines, languageOf } from '../index/languages';
 import { toAskcodeError } from '../core/errors';
@@ -132,7 +132,12 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
   // Nor any named after it: the tests that use its class (okio's `CommonBufferTest` reads
   // `SegmentPool.byteCount`; no test calls `SegmentPool.recycle`) before the code that calls it.
   const ownerRe = owner ? wholeNameRe(owner) : undefined;
-  const ofOwner = named && !named.size && ownerRe ? new Set(order.filter((x) => x.test && ownerRe.test(passages[x.i]!.text)).map((x) => x.i)) : undefined;
+  let ofOwner = named && !named.size && ownerRe ? new Set(order.filter((x) => x.test && ownerRe.test(passages[x.i]!.text)).map((x) => x.i)) : undefined;
+  // Nor any of its class: the tests of the module that defines it (python-dotenv's `tests/test_variables.py`).
+  if (named && !named.size && !ofOwner?.size) {
+    const modules = order.filter((x) => x.defines && !x.test).map((x) => passages[x.i]!.path ?? '');
+    ofOwner = new Set(order.filter((x) => x.test && modules.some((m) => isTestOfModule(passages[x.i]!.path ?? '', m))).map((x) => x.i));
+  }
   // A document's example of a call comes after the code's calls (koa's `app.callback()` in docs/api).
   // A call on the class asked about (`c.Execute()` in a method of `Command` for `Command.Execute`)
   // is one, also beside the definition; a call on something else named so (`t.Execute(w, data)` on

@@ -4,7 +4,7 @@ import { queryTerms, textTerms, termCredit, stemKey, leafName, splitIdentifier, 
 import { asksAboutTests, callSiteSymbol, isTestPassage, testNamedAfter } from './intent';
 import { analyzeQuestion } from '../index/question';
 import { goesOnWith } from '../index/chunker';
-import { ownerAndMember } from '../index/symbols';
+import { isTestOfModule, ownerAndMember } from '../index/symbols';
 import { ABOUT_TYPES, asksAboutExamples, bracketDepth, docstringLines, isDeclarationPath, isExamplePath, isInterfaceOnly, isRubyPath, languageOf, withoutStrings, withoutTrailingComment } from '../index/languages';
 
 /**
@@ -80,6 +80,18 @@ export function definitionRe(symbol: string): RegExp {
 export function codeOf(line: string, p: Passage): string {
   const code = withoutTrailingComment(line);
   return isProse(p) ? code : withoutStrings(code, /\.rs$/.test(p.path ?? '') ? '"' : undefined);
+}
+
+/**
+ * A passage of code that is all comments, but for a Go `package` line, and documents no definition
+ * (a chunk of a function's long doc comment goes by the function's name). Not Python's, whose
+ * docstrings sit inside what they document (statsmodels' long ones answer questions of their own).
+ */
+function commentOnly(p: Passage): boolean {
+  if (p.symbol || /\.pyi?$/.test(p.path ?? '')) return false;
+  const lines = p.text.split('\n');
+  const inComment = docstringLines(p.text, p.path);
+  return lines.some((l) => l.trim()) && lines.every((l, k) => !l.trim() || inComment[k] || COMMENT.test(l) || /^\s*package\s+[\w.]+;?\s*$/.test(l));
 }
 
 /** A document in prose: Markdown, reStructuredText, plain text. */
@@ -276,7 +288,8 @@ export function callPattern(symbol: string, path?: string): RegExp {
   // `invoke { dispatch! }`, thor's `invocations[name] = true`): not a symbol (`:invoke`), an
   // instance or global variable, a local assigned (`invoke = …`) or a hash key (`invoke: 1`).
   if (path && isRubyPath(path)) return new RegExp(`(?<![\\w:@$])${escapeRe(leaf)}(?![\\w?!]|\\s*=(?![=~>])|:(?!:))`);
-  return new RegExp(`(?:\\.|\\b)${escapeRe(leaf)}\\s*${TYPE_ARGS}\\(`);
+  // A method reference passed on is called by what it is passed to: Kotlin's `.let(::createStackElementTag)`, Java's `.map(Foo::bar)`.
+  return new RegExp(`(?:\\.|\\b)${escapeRe(leaf)}\\s*${TYPE_ARGS}\\(|::${escapeRe(leaf)}(?=\\s*\\))`);
 }
 
 /** A call's type arguments, maybe none (`new RetryStrategyOptions<int>()`, `f<Map<K, V>>(…)`), before its `(`. */
@@ -702,7 +715,9 @@ export function answerOrder(query: string, passages: Passage[]): { order: number
   // page on it comes after the code, before tests: pino's docs/redaction.md had led "how are
   // sensitive fields redacted?" before lib/redaction.js (outside follow-ups 78.6% → 80.4%).
   const info = analyzeQuestion(query);
-  const page = (p: Passage) => info.natural && !info.howTo && !WHY.test(query) && !wantExamples && !!p.path && !!languageOf(p.path).markdown;
+  // So does code that is all comment: Go's `doc.go` (cron's led "how does the scheduler turn a field
+  // like '10-30/5' into the allowed values?"), a module's docs alone in their chunk.
+  const page = (p: Passage) => info.natural && !info.howTo && !WHY.test(query) && !wantExamples && !!p.path && (!!languageOf(p.path).markdown || commentOnly(p));
   // So does a declaration file unless the question is about types (joi's `index.d.ts` had led
   // "how is a value validated against a schema?" before lib/validator.js).
   // A passage of interfaces alone counts so too for a question in plain words (AutoMapper's
@@ -935,7 +950,7 @@ function words(list: string[]): string {
  * quote names X without calling it "uses it". Asked how X is tested where no cited test calls it,
  * the sentence says so first.
  */
-export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, aboutTests = false): string {
+export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, aboutTests = false, ranked: PlaceMatch[] = cited): string {
   const [first, ...rest] = cited;
   // A call in the quote, not the definition's own line (`public GsonBuilder setPrettyPrinting() {`).
   const defLine = callOf ? definitionLine(callOf) : null;
@@ -968,8 +983,13 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   const namedTest = aboutTests && callOf && !calls && !uses ? testNamedAfter(first.passage, callOf) : undefined;
   // Nor named after it: a test of its class (okio's `CommonBufferTest` reads `SegmentPool.byteCount`).
   const owner = aboutTests && callOf && !calls && !uses && !namedTest && isTestPassage(first.passage) ? ownerAndMember(callOf)?.owner : undefined;
+  // Nor of its class: a test of the module that defines it (python-dotenv's `tests/test_variables.py`).
+  const module = aboutTests && callOf && !calls && !uses && !namedTest && !(owner && said(wholeNameRe(owner))) && isTestPassage(first.passage)
+    ? ranked.find((m) => !isTestPassage(m.passage) && m.defines.some((d) => leafName(d) === leafName(callOf)) && isTestOfModule(first.passage.path ?? '', m.passage.path ?? ''))?.passage.path
+    : undefined;
   if (namedTest) s = `\`${namedTest}\` in ${placeLink(first.passage)} is the test named after it (no test found calls \`${leafName(callOf!)}\` directly)`;
   else if (owner && said(wholeNameRe(owner))) s = `No test found calls \`${leafName(callOf!)}\` directly; ${where} tests \`${owner}\``;
+  else if (module) s = `No test found calls \`${leafName(callOf!)}\` directly; ${where} tests its module, \`${module}\``;
   // A document's example first: the places hold no code that calls it (answerOrder puts documents after code).
   else if ((calls || uses) && !aboutTests && !!first.passage.path && !!languageOf(first.passage.path).markdown) s = `No code found ${calls ? 'calls' : 'uses'} \`${leafName(callOf!)}\`; ${where} shows it ${calls ? 'called' : 'used'}`;
   // A test first, not asked about tests: only tests call it (testCallsAnswer).
@@ -1018,7 +1038,7 @@ export function extractiveAnswer(query: string, passages: Passage[]): Extractive
   const ranked = rankPlaces(query, passages);
   const cited = citedPlaces(query, ranked);
   const excerpt = (m: PlaceMatch) => `${placeHeading({ ...m, passage: quotePassage(m) })}\n${fence(m.passage.language, dedent(m.quote).join('\n'))}`;
-  const full = `${leadSentence(cited, callSiteSymbol(query), asksAboutTests(query))}\n\n${cited.map(excerpt).join('\n\n')}\n\n${sourcesBlock(ranked)}\n\n${NO_MODEL_LINE}`;
+  const full = `${leadSentence(cited, callSiteSymbol(query), asksAboutTests(query), ranked)}\n\n${cited.map(excerpt).join('\n\n')}\n\n${sourcesBlock(ranked)}\n\n${NO_MODEL_LINE}`;
   const best = Math.max(...cited.map((m) => m.score));
   const answers: QGPTQuestionAnswer[] = [{ score: best, text: full }];
   // The alternatives, best first (the order a client that lists them shows).
