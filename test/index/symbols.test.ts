@@ -926,7 +926,7 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     assert.deepEqual(plain.references.map((r) => `${r.relativePath}:${r.startLine}`), ['server.ts:4', 'server.ts:7', 'worker.ts:2', 'examples/start.ts:4'], 'a plain name keeps the code first');
   });
 
-  it('Ruby calls a method without parentheses: a block, an index, an argument; a symbol, a hash key or an assigned local is no call', async () => {
+  it('Ruby calls a method without parentheses: a block, an index, an argument; a symbol, a hash key, an assigned local or a word of a `%i[…]` list is no call', async () => {
     const refs = await referencesIn({
       'lib/base.rb': [
         'class Base',
@@ -947,6 +947,9 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
         '    invoke = 2',
         '    log invoke',
         '  end',
+        '  ENGINES = %i[',
+        '    erb invoke',
+        '  ]',
         'end',
       ].join('\n'),
     }, 'invoke');

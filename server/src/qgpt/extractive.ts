@@ -5,7 +5,7 @@ import { asksAboutTests, callSiteSymbol, isTestPassage, testNamedAfter } from '.
 import { analyzeQuestion } from '../index/question';
 import { goesOnWith } from '../index/chunker';
 import { isTestOfModule, ownerAndMember } from '../index/symbols';
-import { ABOUT_TYPES, asksAboutExamples, bracketDepth, docstringLines, isDeclarationPath, isExamplePath, isInterfaceOnly, isRubyPath, languageOf, withoutStrings, withoutTrailingComment } from '../index/languages';
+import { ABOUT_TYPES, asksAboutExamples, bracketDepth, docstringLines, isDeclarationPath, isExamplePath, isInterfaceOnly, isRubyPath, languageOf, withoutRubyWordLists, withoutStrings, withoutTrailingComment } from '../index/languages';
 
 /**
  * The built-in extractive answerer: no weights, answers from the snippets themselves — which
@@ -286,8 +286,9 @@ export function callPattern(symbol: string, path?: string): RegExp {
   if (/[?!]$/.test(leaf)) return new RegExp(`(?:\\.|\\b)${escapeRe(leaf)}(?![\\w?!=])`);
   // In Ruby any other mention of a method's name calls it too, without parentheses (sinatra's
   // `invoke { dispatch! }`, thor's `invocations[name] = true`): not a symbol (`:invoke`), an
-  // instance or global variable, a local assigned (`invoke = …`) or a hash key (`invoke: 1`).
-  if (path && isRubyPath(path)) return new RegExp(`(?<![\\w:@$])${escapeRe(leaf)}(?![\\w?!]|\\s*=(?![=~>])|:(?!:))`);
+  // instance or global variable, a local assigned (`invoke = …`), a hash key (`invoke: 1`) or a
+  // word of a `%w[…]`/`%i[…]` list (sinatra-contrib's `%w[erb haml builder nokogiri]`).
+  if (path && isRubyPath(path)) return new RegExp(`(?<![\\w:@$])(?<!%[wWiI][[({<][^\\])}>]*)${escapeRe(leaf)}(?![\\w?!]|\\s*=(?![=~>])|:(?!:))`);
   // A method reference passed on is called by what it is passed to: Kotlin's `.let(::createStackElementTag)`, Java's `.map(Foo::bar)`.
   return new RegExp(`(?:\\.|\\b)${escapeRe(leaf)}\\s*${TYPE_ARGS}\\(|::${escapeRe(leaf)}(?=\\s*\\))`);
 }
@@ -339,7 +340,7 @@ function callsIn(symbol: string): (p: Passage) => boolean {
   return (p) => {
     const call = callPattern(symbol, p.path);
     const inDoc = docstringLines(p.text, p.path);
-    const lines = p.text.split('\n');
+    const lines = (isRubyPath(p.path ?? '') ? withoutRubyWordLists(p.text) : p.text).split('\n');
     const opens = signatureOpens(lines, symbol);
     return lines.some((l, k) => !inDoc[k] && !opens[k] && !COMMENT.test(l) && !defines(l) && call.test(codeOf(l, p)));
   };
