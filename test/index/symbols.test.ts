@@ -524,16 +524,21 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
     fs.writeFileSync(path.join(repo, rel), lines.join('\n'));
   };
 
-  /** Writes `files` into the repository, indexes it and asks where `name` is referenced. */
-  const referencesIn = async (files: Record<string, string>, name: string) => {
+  /** Writes `files` into the repository and starts the real worker on it, indexed. */
+  const indexed = async (files: Record<string, string>) => {
     for (const [rel, text] of Object.entries(files)) {
       fs.mkdirSync(path.dirname(path.join(repo, rel)), { recursive: true });
       fs.writeFileSync(path.join(repo, rel), text);
     }
     w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
     await ready(w);
-    return (await w.request(SymbolsReferences, { name })).references;
+    return w;
   };
+  /** Where `name` is referenced in a repository of `files`. */
+  const referencesIn = async (files: Record<string, string>, name: string) => (await (await indexed(files)).request(SymbolsReferences, { name })).references;
+  /** The answer's text to `query` over a repository of `files`. */
+  const answerFor = async (files: Record<string, string>, query: string) =>
+    (await (await indexed(files)).request(QgptRelevance, { query, options: { database: true, question: true } })).answer!.answers.iterable[0]!.text;
 
   beforeEach(() => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'askcode-sym-'));
@@ -902,16 +907,12 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
   });
 
   it('asked how a function is tested that no test calls, names or reaches through its class, the answer leads with the tests of its module, and says so (python-dotenv)', async () => {
-    fs.mkdirSync(path.join(repo, 'src/dotenv'), { recursive: true });
-    fs.mkdirSync(path.join(repo, 'tests'), { recursive: true });
-    fs.writeFileSync(path.join(repo, 'src/dotenv/variables.py'), 'def parse_variables(value):\n    """Split a value into literals and variable references."""\n    return [expand_reference(part) for part in value.split("$")]\n\n\ndef expand_reference(part):\n    """Look a reference up in the environment, or use its default."""\n    return os.environ.get(part, "")\n');
-    fs.writeFileSync(path.join(repo, 'src/dotenv/main.py'), 'from .variables import expand_reference\n\n\ndef resolve_all(values):\n    return {k: expand_reference(v) for k, v in values.items()}\n');
-    fs.writeFileSync(path.join(repo, 'tests/test_variables.py'), 'from dotenv.variables import parse_variables\n\n\ndef test_parse_variables():\n    assert parse_variables("a$b") == ["a", ""]\n');
-    fs.writeFileSync(path.join(repo, 'tests/test_main.py'), 'from dotenv.main import resolve_all\n\n\ndef test_resolve_all():\n    assert resolve_all({}) == {}\n');
-    w = await startWorker({ dataDir, folders: [repo], autoIndex: true, env: noModels });
-    await ready(w);
-    const out = await w.request(QgptRelevance, { query: 'how is `expand_reference` tested?', options: { database: true, question: true } });
-    const text = out.answer!.answers.iterable[0]!.text;
+    const text = await answerFor({
+      'src/dotenv/variables.py': 'def parse_variables(value):\n    """Split a value into literals and variable references."""\n    return [expand_reference(part) for part in value.split("$")]\n\n\ndef expand_reference(part):\n    """Look a reference up in the environment, or use its default."""\n    return os.environ.get(part, "")\n',
+      'src/dotenv/main.py': 'from .variables import expand_reference\n\n\ndef resolve_all(values):\n    return {k: expand_reference(v) for k, v in values.items()}\n',
+      'tests/test_variables.py': 'from dotenv.variables import parse_variables\n\n\ndef test_parse_variables():\n    assert parse_variables("a$b") == ["a", ""]\n',
+      'tests/test_main.py': 'from dotenv.main import resolve_all\n\n\ndef test_resolve_all():\n    assert resolve_all({}) == {}\n',
+    }, 'how is `expand_reference` tested?');
     assert.match(text, /^No test found calls `expand_reference` directly; `test_parse_variables` in \[`tests\/test_variables\.py:[0-9-]+`\]\([^)]+\) tests its module, `src\/dotenv\/variables\.py`/, text);
   });
 

@@ -436,19 +436,6 @@ export function isToolingPath(relPath: string): boolean {
 const EXAMPLE_PATH = /(^|\/)_?(examples?|samples?|demos?|benchmarks?|benches|bench|asv_bench|perf(?:ormance)?[-_]?test(?:s|ing)?|__perf(?:ormance)?_tests__|__benchmarks__)\/|(^|\/)(?:examples?|samples?|demos?)[-_][^/]+\/|\.playground\/|(^|\/)[^/]+[-_]bench(?:mark)?s?\.(?:[cm]?[jt]sx?|py|rb|go|rs|php)$|(^|\/)(?:prisma|db|database)\/(?:seeds?\.[a-z]+$|seed(?:s|ers)?\/)|\.bench\.[a-z]+$|^bench(?:mark)?s?\.(?:[cm]?[jt]sx?|py|rb|go|rs|php)$|\.ipynb$|(^|\/)docs?(?:_src)?\/(.*\/)?[^/]+\.(py|pyi|[cm]?[jt]sx?|go|rs|java|rb|php|cs|c|cc|cpp|kt|swift)$/i;
 
 /**
- * Ruby's lists of words and symbols (`%w[erb haml]`, `%i[\n  builder nokogiri\n]`) blanked, lines
- * kept: their words are strings, no calls of methods so named.
- */
-export function withoutRubyWordLists(text: string): string {
-  return text.replace(/%[wWiI](?:\[[^\]]*\]|\([^)]*\)|\{[^}]*\}|<[^>]*>)/g, (m) => m.replace(/[^\n]/g, ' '));
-}
-
-/** A Ruby file: where a method is called without parentheses too. */
-export function isRubyPath(relPath: string): boolean {
-  return /\.(?:rb|rake|gemspec)$|(?:^|[\\/])(?:Rakefile|Gemfile)$/.test(relPath);
-}
-
-/**
  * Examples (SnapKit's `Example-iOS/` and Swift playgrounds too), benchmarks (immer's
  * `perf-testing/` and `__performance_tests__/`, chalk's `benchmark.js` at the top of the repository,
  * yarl's `url_benchmark.py`), notebooks (tqdm's
@@ -595,6 +582,19 @@ export function withoutStrings(line: string, quotes = '"\'`'): string {
     } else out += ch;
   }
   return quote ? out + line.slice(start) : out;
+}
+
+/**
+ * Ruby's lists of words and symbols (`%w[erb haml]`, `%i[\n  builder nokogiri\n]`) blanked, lines
+ * kept: their words are strings, no calls of methods so named.
+ */
+export function withoutRubyWordLists(text: string): string {
+  return text.replace(/%[wWiI](?:\[[^\]]*\]|\([^)]*\)|\{[^}]*\}|<[^>]*>)/g, (m) => m.replace(/[^\n]/g, ' '));
+}
+
+/** A Ruby file: where a method is called without parentheses too. */
+export function isRubyPath(relPath: string): boolean {
+  return /\.(?:rb|rake|gemspec)$|(?:^|[\\/])(?:Rakefile|Gemfile)$/.test(relPath);
 }
 
 const UNFIELDED_DEFINITION = /^(class_declaration|object_declaration|function_declaration)$/;

@@ -1099,7 +1099,7 @@ export function symbolTargets(
       const refs = aboutTests ? (inTests.length ? inTests : all) : all.filter((r) => !isTestReference(r));
       // Asked how it is tested where no test uses it by name: the tests named after it
       // (echo's `TestBindQueryParams` binds through `c.Bind`), before the code that calls it.
-      // Nor named after it: the tests of its module (python-dotenv's `tests/test_variables.py` for `variables.py`'s `Atom.resolve`).
+      // Nor named after it: the tests of its module (python-dotenv's `tests/test_variables.py` for `variables.py`'s `resolve`).
       let named = aboutTests && !inTests.length ? symbols.testsNamedAfter(s.name) : [];
       if (aboutTests && !inTests.length && !named.length && files.size === 1) named = symbols.testsOfModule(symbols.relOf([...files][0]!) ?? '');
       if (named.length) {

@@ -182,7 +182,7 @@ export async function walk(root: string, opts: WalkOptions): Promise<WalkedFile[
  */
 function isBuilt(name: string, siblings: Set<string>, dir: string): boolean {
   if (!MINIFIABLE.test(name)) return false;
-  return siblings.has(`${name}.map`) || (BUILD_DIR.test(dir) && minifiedTwins(name).some((t) => t !== name && siblings.has(t)));
+  return siblings.has(`${name}.map`) || (BUILD_DIR.test(dir) && minifiedTwins(name).some((t) => siblings.has(t)));
 }
 
 /** A build's output folder, by its name. */
@@ -207,7 +207,7 @@ export async function isBuiltScript(abs: string): Promise<boolean> {
   if (await exists(`${abs}.map`)) return true;
   const name = path.basename(abs);
   if (!BUILD_DIR.test(path.basename(path.dirname(abs)))) return false;
-  for (const t of minifiedTwins(name)) if (t !== name && (await exists(path.join(path.dirname(abs), t)))) return true;
+  for (const t of minifiedTwins(name)) if (await exists(path.join(path.dirname(abs), t))) return true;
   return false;
 }
 

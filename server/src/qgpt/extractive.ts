@@ -949,7 +949,7 @@ function words(list: string[]): string {
  * is X called?" (`callOf`), a place whose quote calls X is named by the code the call is in (a
  * test "tests it" when the question asks where X is tested; `new X(` "creates one"); one whose
  * quote names X without calling it "uses it". Asked how X is tested where no cited test calls it,
- * the sentence says so first.
+ * the sentence says so first (and which class or module, among all the `ranked` places, the test tests).
  */
 export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, aboutTests = false, ranked: PlaceMatch[] = cited): string {
   const [first, ...rest] = cited;
