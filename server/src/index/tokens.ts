@@ -12,9 +12,7 @@ const STOP = new Set(
     'should so some such than that the their them then there these they this those through to too under until up ' +
     'us very was we were what when where which while who whom why will with would you your yes also via etc ' +
     'e g eg ie let lets get gets got make makes made use used uses using want wants need needs like will ' +
-    'th st nd rd ' +
-    // What is left of a negation's contraction ("why didn't …", "doesn't"): the "not" a stop word too.
-    'didn doesn don isn wasn aren weren hasn haven hadn couldn shouldn wouldn mustn needn')
+    'th st nd rd')
     .split(/\s+/)
     .filter(Boolean),
 );
