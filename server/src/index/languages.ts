@@ -585,11 +585,12 @@ export function withoutStrings(line: string, quotes = '"\'`'): string {
 }
 
 /**
- * Ruby's lists of words and symbols (`%w[erb haml]`, `%i[\n  builder nokogiri\n]`) blanked, lines
- * kept: their words are strings, no calls of methods so named.
+ * A file's text as its call sites are read from it, lines kept: Ruby's lists of words and symbols
+ * (`%w[erb haml]`, `%i[\n  builder nokogiri\n]`) blanked, their words strings, no calls of methods so
+ * named; any other file's as it is.
  */
-export function withoutRubyWordLists(text: string): string {
-  return text.replace(/%[wWiI](?:\[[^\]]*\]|\([^)]*\)|\{[^}]*\}|<[^>]*>)/g, (m) => m.replace(/[^\n]/g, ' '));
+export function callableText(text: string, relPath: string): string {
+  return isRubyPath(relPath) ? text.replace(/%[wWiI](?:\[[^\]]*\]|\([^)]*\)|\{[^}]*\}|<[^>]*>)/g, (m) => m.replace(/[^\n]/g, ' ')) : text;
 }
 
 /** A Ruby file: where a method is called without parentheses too. */

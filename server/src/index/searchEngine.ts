@@ -1062,8 +1062,8 @@ export class SearchEngine {
   private documentedBy(entry: FileEntry, d: number): { symbol: string } | undefined {
     const ch = this.chunks[d]!;
     if (!ch.code || !ch.text.split('\n').every((l) => !l.trim() || DOC_COMMENT_LINE.test(l))) return undefined;
-    const next = entry.chunks.map((x) => this.chunks[x]!).find((c) => c.startLine === ch.endLine + 1);
-    const own = next?.symbol?.split(/\s*,\s*/)[0];
+    const next = entry.chunks.find((x) => this.chunks[x]!.startLine === ch.endLine + 1);
+    const own = next === undefined ? undefined : this.chunks[next]!.symbol?.split(/\s*,\s*/)[0];
     return own && own !== ch.symbol ? { symbol: own } : undefined;
   }
 

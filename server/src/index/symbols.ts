@@ -1,6 +1,6 @@
 import type { Node as TSNode } from 'web-tree-sitter';
 import type { SymbolKind, SymbolDefinition, SymbolReference } from '../protocol/symbols';
-import { assignedFunction, classField, declaratorName, docstringLines, implTypeName, isExamplePath, isFunctionValue, isRubyPath, isTestPath, unfieldedName, withoutRubyWordLists, withoutTrailingComment } from './languages';
+import { assignedFunction, classField, declaratorName, docstringLines, implTypeName, isExamplePath, isFunctionValue, callableText, isRubyPath, isTestPath, unfieldedName, withoutTrailingComment } from './languages';
 import { isStopWord, terms, wordRuns } from './tokens';
 
 /**
@@ -845,7 +845,7 @@ export function findReferences(query: string, pieces: Iterable<TextPiece>, symbo
     // `invoke { dispatch! }`): a mention that is no symbol (`:invoke`), variable, hash key or word
     // of a `%w[…]` list calls it.
     const ruby = /^[a-z_]/.test(name) && isRubyPath(p.rel);
-    const lines = (ruby ? withoutRubyWordLists(p.text) : p.text).split('\n');
+    const lines = callableText(p.text, p.rel).split('\n');
     const inDoc = docstringLines(p.text, p.rel);
     // A definition's own line: its first line that says the name (below its annotations and
     // decorators: Java's `@CanIgnoreReturnValue` above `public GsonBuilder setPrettyPrinting() {`).

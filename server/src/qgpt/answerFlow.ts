@@ -12,7 +12,7 @@ import { peopleAnswer } from './peopleAnswer';
 import { leafName, queryTerms } from './terms';
 import { isTestOfModule, ownerAndMember, receiverNamedAfter } from '../index/symbols';
 import { answerOrder, callPattern, codeOf, COMMENT, definitionLine, escapeRe, signatureOpens, wholeNameRe } from './extractive';
-import { asksAboutExamples, docstringLines, isRubyPath, languageOf, withoutRubyWordLists } from '../index/languages';
+import { asksAboutExamples, callableText, docstringLines, languageOf } from '../index/languages';
 import { toAskcodeError } from '../core/errors';
 
 /**
@@ -113,7 +113,7 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
   const owner = ownerAndMember(symbol)?.owner;
   const order = passages.map((p, i) => {
     const inDoc = docstringLines(p.text, p.path);
-    const lines = (isRubyPath(p.path ?? '') ? withoutRubyWordLists(p.text) : p.text).split('\n');
+    const lines = callableText(p.text, p.path ?? '').split('\n');
     const opens = signatureOpens(lines, symbol);
     // Neither a comment, its definition line nor an import or export list (`export { a, b, }`, `from m import (a, b)`) calls it.
     // Nor does an example in a Python docstring, nor the first line of its signature written over

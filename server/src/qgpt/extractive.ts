@@ -1,11 +1,11 @@
 import type { QGPTQuestionAnswer } from '../protocol/wire';
-import { type Passage, placeOf } from './seeds';
+import { isDocument, type Passage, placeOf } from './seeds';
 import { queryTerms, textTerms, termCredit, stemKey, leafName, splitIdentifier, type QueryTerms } from './terms';
 import { asksAboutTests, callSiteSymbol, isTestPassage, testNamedAfter } from './intent';
 import { analyzeQuestion } from '../index/question';
 import { goesOnWith } from '../index/chunker';
 import { isTestOfModule, ownerAndMember } from '../index/symbols';
-import { ABOUT_TYPES, asksAboutExamples, bracketDepth, docstringLines, isDeclarationPath, isExamplePath, isInterfaceOnly, isRubyPath, languageOf, withoutRubyWordLists, withoutStrings, withoutTrailingComment } from '../index/languages';
+import { ABOUT_TYPES, asksAboutExamples, bracketDepth, docstringLines, isDeclarationPath, isExamplePath, isInterfaceOnly, isRubyPath, languageOf, callableText, withoutStrings, withoutTrailingComment } from '../index/languages';
 
 /**
  * The built-in extractive answerer: no weights, answers from the snippets themselves — which
@@ -79,7 +79,7 @@ export function definitionRe(symbol: string): RegExp {
 /** What a line's code says, outside its trailing comment and strings (a document's line as it is, but its comment). */
 export function codeOf(line: string, p: Passage): string {
   const code = withoutTrailingComment(line);
-  return isProse(p) ? code : withoutStrings(code, /\.rs$/.test(p.path ?? '') ? '"' : undefined);
+  return isDocument(p) ? code : withoutStrings(code, /\.rs$/.test(p.path ?? '') ? '"' : undefined);
 }
 
 /**
@@ -94,18 +94,11 @@ function commentOnly(p: Passage): boolean {
   return lines.some((l) => l.trim()) && lines.every((l, k) => !l.trim() || inComment[k] || COMMENT.test(l) || /^\s*package\s+[\w.]+;?\s*$/.test(l));
 }
 
-/** A document in prose: Markdown, reStructuredText, plain text. */
-function isProse(p: Passage): boolean {
-  if (!p.path) return false;
-  const lang = languageOf(p.path);
-  return !!lang.markdown || /^(?:restructuredtext|plaintext|text|asciidoc)$/.test(lang.id);
-}
-
 function definedIn(p: Passage, re: RegExp): boolean {
   if (!re.test(p.text)) return false;
   // A document defines a name by a heading only: pyparsing's release notes quoting
   // `AttributeError: 'ParseResults' object has no attribute 'xyz'` define no `AttributeError`.
-  if (isProse(p)) return p.text.split('\n').some((l) => /^#/.test(l) && re.test(l));
+  if (isDocument(p)) return p.text.split('\n').some((l) => /^#/.test(l) && re.test(l));
   const inDoc = docstringLines(p.text, p.path);
   if (!inDoc.some(Boolean)) return true;
   // Where each match starts (a signature may run over several lines).
@@ -340,7 +333,7 @@ function callsIn(symbol: string): (p: Passage) => boolean {
   return (p) => {
     const call = callPattern(symbol, p.path);
     const inDoc = docstringLines(p.text, p.path);
-    const lines = (isRubyPath(p.path ?? '') ? withoutRubyWordLists(p.text) : p.text).split('\n');
+    const lines = callableText(p.text, p.path ?? '').split('\n');
     const opens = signatureOpens(lines, symbol);
     return lines.some((l, k) => !inDoc[k] && !opens[k] && !COMMENT.test(l) && !defines(l) && call.test(codeOf(l, p)));
   };
@@ -985,11 +978,12 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   // Nor named after it: a test of its class (okio's `CommonBufferTest` reads `SegmentPool.byteCount`).
   const owner = aboutTests && callOf && !calls && !uses && !namedTest && isTestPassage(first.passage) ? ownerAndMember(callOf)?.owner : undefined;
   // Nor of its class: a test of the module that defines it (python-dotenv's `tests/test_variables.py`).
-  const module = aboutTests && callOf && !calls && !uses && !namedTest && !(owner && said(wholeNameRe(owner))) && isTestPassage(first.passage)
+  const ownerSaid = !!owner && said(wholeNameRe(owner));
+  const module = aboutTests && callOf && !calls && !uses && !namedTest && !ownerSaid && isTestPassage(first.passage)
     ? ranked.find((m) => !isTestPassage(m.passage) && m.defines.some((d) => leafName(d) === leafName(callOf)) && isTestOfModule(first.passage.path ?? '', m.passage.path ?? ''))?.passage.path
     : undefined;
   if (namedTest) s = `\`${namedTest}\` in ${placeLink(first.passage)} is the test named after it (no test found calls \`${leafName(callOf!)}\` directly)`;
-  else if (owner && said(wholeNameRe(owner))) s = `No test found calls \`${leafName(callOf!)}\` directly; ${where} tests \`${owner}\``;
+  else if (ownerSaid) s = `No test found calls \`${leafName(callOf!)}\` directly; ${where} tests \`${owner}\``;
   else if (module) s = `No test found calls \`${leafName(callOf!)}\` directly; ${where} tests its module, \`${module}\``;
   // A document's example first: the places hold no code that calls it (answerOrder puts documents after code).
   else if ((calls || uses) && !aboutTests && !!first.passage.path && !!languageOf(first.passage.path).markdown) s = `No code found ${calls ? 'calls' : 'uses'} \`${leafName(callOf!)}\`; ${where} shows it ${calls ? 'called' : 'used'}`;

@@ -1,6 +1,6 @@
 import type { ChatMessage, Generator } from '../core/interfaces';
 import type { QGPTQuestionAnswer } from '../protocol/wire';
-import type { Passage } from './seeds';
+import { isDocument, type Passage } from './seeds';
 import { entitiesOf, isSubjectName } from './reprompt';
 import { queryTerms } from './terms';
 
@@ -49,12 +49,6 @@ export function calledNames(p: Passage, defined: string[]): string[] {
 export function symbolNames(symbol: string): string[] {
   const parts = symbol.split(/\s*›\s*/);
   return (parts.at(-1) ?? '').split(/\s*,\s*/).filter((n) => n.length > 1);
-}
-
-const DOCUMENT_LANGUAGES = /^(markdown|md|rst|restructuredtext|text|plaintext|txt|asciidoc)$/i;
-
-function isDocument(p: Passage): boolean {
-  return (p.language !== undefined && DOCUMENT_LANGUAGES.test(p.language)) || /\.(md|mdx|rst|txt|adoc)$/i.test(p.path ?? '');
 }
 
 /** Functions are called; constants (`MAX_SIZE`) and types (`Session`) are used. */

@@ -100,6 +100,13 @@ export async function resolveRelevant(relevant: RelevantList, retriever: Retriev
   return out;
 }
 
+const DOCUMENT_LANGUAGES = /^(markdown|md|rst|restructuredtext|text|plaintext|txt|asciidoc|adoc)$/i;
+
+/** A passage of a document in prose: Markdown, reStructuredText, AsciiDoc, plain text (by its language or its file's name). */
+export function isDocument(p: Pick<Passage, 'language' | 'path'>): boolean {
+  return (p.language !== undefined && DOCUMENT_LANGUAGES.test(p.language)) || /\.(md|mdx|markdown|rst|txt|adoc)$/i.test(p.path ?? '');
+}
+
 /** `path:12-30`, or `snippet 2` for an inline seed with no path. */
 export function placeOf(p: Passage): string {
   if (!p.path) return `snippet ${p.index + 1}`;
