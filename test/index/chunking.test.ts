@@ -33,6 +33,11 @@ describe('index: tokens, chunks and the walk', () => {
     for (const part of ['user', 'name', 'fetch', 'row', 'client', 'http']) assert.ok(t.includes(part), `has ${part}: ${t.join(' ')}`);
     assert.ok(!t.includes('the'));
     assert.ok(pathTerms('src/helper/accepts/accepts.ts').includes('accept'));
+    // A letter and a digit are a name (uuid's `v7`, asked as "v7 IDs"), found in code and in its file's path.
+    assert.deepEqual(terms('v7 IDs'), ['=v7', 'ids']);
+    assert.ok(terms('export function v7(options) {}').includes('=v7'));
+    assert.ok(pathTerms('src/v7.ts').includes('=v7'));
+    assert.ok(!terms('a b').length && !terms('x y2').includes('=y'), 'a letter alone is no name');
   });
 
   it('keeps the words a question asks about: `undefined`, `None` and `null` spelled as anything but code\'s literal', () => {
@@ -222,6 +227,9 @@ describe('index: tokens, chunks and the walk', () => {
     assert.equal((await chunkText(cs, languageOf('DbString.cs')!))[0]!.symbol, 'Dapper › DbString › AddParameter');
     const ts = 'export namespace Parse {\n  export function frame(src: string): number {\n    return src.length;\n  }\n}\n';
     assert.equal((await chunkText(ts, languageOf('frame.ts')!))[0]!.symbol, 'Parse › frame');
+    // A class alone in a class is a parent too (hanami's `Hanami › Router › Segment › fabricate`).
+    const nested = 'module Hanami\n  class Router\n    class Segment\n      def self.fabricate(segment)\n        Mustermann.new(segment)\n      end\n    end\n  end\nend\n';
+    assert.equal((await chunkText(nested, languageOf('segment.rb')!))[0]!.symbol, 'Hanami › Router › Segment › fabricate');
     // Two modules side by side are names beside each other, as before.
     const two = 'module Alpha\n  def self.a; end\nend\n\nmodule Beta\n  def self.b; end\nend\n';
     assert.match((await chunkText(two, languageOf('ab.rb')!))[0]!.symbol ?? '', /^Alpha, /);

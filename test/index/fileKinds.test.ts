@@ -121,10 +121,12 @@ describe('declarations, translation catalogs, project settings and vendored code
       // Notes for AI assistants (echo's llms-full.txt and CLAUDE.md).
       'CLAUDE.md', 'AGENTS.md', 'packages/core/AGENTS.md', 'llms.txt', 'llms-full.txt', 'docs/llms.txt', '.cursorrules', '.cursor/rules/style.mdc', '.github/copilot-instructions.md', '.windsurfrules',
       // Citation records (tqdm's .zenodo.json).
-      '.zenodo.json', 'CITATION.cff', 'codemeta.json'])
+      '.zenodo.json', 'CITATION.cff', 'codemeta.json',
+      // Documentation tools' settings (json-c's doc/Doxyfile.in).
+      'doc/Doxyfile.in', 'Doxyfile', 'mkdocs.yml'])
       assert.ok(isProjectConfigPath(p), p);
     for (const p of ['src/package.ts', 'src/config.ts', 'src/flask/config.py', 'docs/config.rst', 'src/json/tsconfig.ts', 'src/node/config.ts', 'src/configs.config/index.ts', 'src/cargo.rs', 'pkg/go/mod.go', 'src/requirements.py', '.github/ISSUE_TEMPLATE/bug.md', 'src/werkzeug/security.py', 'src/license.ts', 'docs/contributing/index.md', 'lib/conf.js', 'src/server.conf.py',
-      'src/agents.md', 'src/llms.ts', 'lib/agents/index.ts', 'src/cursor/rules.ts']) assert.ok(!isProjectConfigPath(p), p);
+      'src/agents.md', 'src/llms.ts', 'lib/agents/index.ts', 'src/cursor/rules.ts', 'src/doxyfile.c', 'src/mkdocs.py']) assert.ok(!isProjectConfigPath(p), p);
   });
 
   it('knows vendored code by its paths', () => {

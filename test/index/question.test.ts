@@ -304,7 +304,9 @@ describe('question: what a question asks', () => {
       // Go's packages of helpers for tests: net/http/httptest, zap's zaptest/.
       'net/http/httptest/server.go', 'zaptest/logger.go', 'zaptest/observer/observer.go',
       // tsd's type tests: chalk's source/index.test-d.ts.
-      'source/index.test-d.ts', 'index.test-d.mts']) {
+      'source/index.test-d.ts', 'index.test-d.mts',
+      // A test script per environment: debug's test.node.js and test.browser.js.
+      'test.node.js', 'test.browser.js', 'src/test.node.mjs']) {
       assert.ok(isTestPath(p), p);
     }
     for (const p of ['benchmarks/handle.ts', 'crate/benches/parse.rs', 'examples/app.py', '_examples/pathvalue/main.go', 'src/main/java/org/jsoup/examples/ListLinks.java', 'samples/src/main/java/demo/App.java',
@@ -336,7 +338,7 @@ describe('question: what a question asks', () => {
       // A Go folder named like a package of helpers for tests, that is none; another language's.
       'latest/version.go', 'contest/rules.go', 'pkg/attest/sign.go', 'src/zaptest/logger.ts',
       // A benchmarking library's own module is its code.
-      'src/pytest_benchmark/benchmark.py', 'lib/bench.js']) {
+      'src/pytest_benchmark/benchmark.py', 'lib/bench.js', 'src/contest.node.js', 'src/latest.browser.ts']) {
       assert.ok(!isTestPath(p) && !isExamplePath(p), p);
     }
   });

@@ -13,7 +13,7 @@ import { leadSentence, quotedSymbol, rankPlaces } from '../../server/src/qgpt/ex
 import type { Passage } from '../../server/src/qgpt/seeds';
 import { chunkText, parseText } from '../../server/src/index/chunker';
 import { languageOf } from '../../server/src/index/languages';
-import { extractDefinitions, findReferences, isTestNamedAfter, SymbolIndex, type FileSymbol } from '../../server/src/index/symbols';
+import { extractDefinitions, findReferences, isTestNamedAfter, isTestOfModule, SymbolIndex, type FileSymbol } from '../../server/src/index/symbols';
 import { realCore, rankedFiles } from '../helpers/core';
 import { makeSymbolRepo } from '../helpers/symbolRepo';
 
@@ -914,6 +914,9 @@ describe('symbols: SymbolsFind and SymbolsReferences in the real worker', functi
       'tests/test_main.py': 'from dotenv.main import resolve_all\n\n\ndef test_resolve_all():\n    assert resolve_all({}) == {}\n',
     }, 'how is `expand_reference` tested?');
     assert.match(text, /^No test found calls `expand_reference` directly; `test_parse_variables` in \[`tests\/test_variables\.py:[0-9-]+`\]\([^)]+\) tests its module, `src\/dotenv\/variables\.py`/, text);
+    // Named so in other ecosystems: debug's `test.node.js` tests `src/node.js`, okio's `BufferTest.kt` `Buffer.kt`.
+    for (const [t, m] of [['test.node.js', 'src/node.js'], ['src/BufferTest.kt', 'src/Buffer.kt'], ['router.spec.ts', 'src/router.ts']]) assert.ok(isTestOfModule(t!, m!), t);
+    assert.ok(!isTestOfModule('test.node.js', 'src/index.js') && !isTestOfModule('test.browser.js', 'src/node.js'));
   });
 
   it('of a class\'s method, calls on something else (`net.listen`) come after those that may be its own, even an example\'s', async () => {

@@ -244,14 +244,16 @@ function namespaceChain(n: TSNode): { node: TSNode; chain: string[] } {
   }
   // The one class in them is a parent too: `SameAsValidator`'s methods are its own, not the
   // namespace's (a reader's `Grape.Validations.Validators.validate_param!` had lost the class).
-  if (chain.length) {
+  // So is the one class in that class: hanami's `module Hanami; class Router; class Segment` is
+  // `Hanami › Router › Segment › fabricate` (`Segment, fabricate` beside each other had named
+  // `Hanami.Router.fabricate`).
+  for (let k = 0; chain.length && k < 4; k++) {
     const defs = node.namedChildren.filter((c): c is TSNode => !!c && defName(c) !== undefined);
     const only = defs.length === 1 ? defs[0]! : undefined;
     const body = only && CLASS_LIKE.test(only.type) ? bodyOf(only) : undefined;
-    if (only && body && body !== only) {
-      chain.push(defName(only)!);
-      node = body;
-    }
+    if (!only || !body || body === only) break;
+    chain.push(defName(only)!);
+    node = body;
   }
   return { node, chain };
 }

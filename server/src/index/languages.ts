@@ -168,7 +168,7 @@ export function isCode(lang: LanguageInfo): boolean {
   return !!lang.grammar || ['vue', 'svelte', 'scala', 'lua', 'shell', 'sql'].includes(lang.id);
 }
 
-const TEST_PATH = /(^|\/)(tests?|tests?[-_][\w.-]+|(?:unit|integration|functional|acceptance|system|smoke|regression|component|contract)(?:[-_]tests?|tests)|test(?:helpers?|utils?|support|lib)|__tests__|__mocks__|__fixtures__|__testfixtures__|testing|testdata|test-data|spec|specs|e2e|runtime-tests?|playground|fixtures?|mocks?|fuzz|fuzzing|fuzzers?|fuzz_targets|oss-?fuzz)\/|(^|\/)[^/]*[-_.]tests?\/|\.(test|spec|e2e|mock|cy)\.[a-z]+$|\.test-d\.[cm]?tsx?$|[-_]mocks?\.[a-z]+$|(^|\/)mocks?_[^/]*$|(^|\/)test_[^/]*$|_(tests?|spec)\.[a-z]+$|-tests?\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|cs)$|(^|\/)(conftest|tests)\.py$|(^|\/)tests?\.(?:c|cc|cpp|cxx|sh|bash|[cm]?[jt]sx?|rs)$|\.feature$|(^|\/)features\/(?:steps|step_definitions|support)\//i;
+const TEST_PATH = /(^|\/)(tests?|tests?[-_][\w.-]+|(?:unit|integration|functional|acceptance|system|smoke|regression|component|contract)(?:[-_]tests?|tests)|test(?:helpers?|utils?|support|lib)|__tests__|__mocks__|__fixtures__|__testfixtures__|testing|testdata|test-data|spec|specs|e2e|runtime-tests?|playground|fixtures?|mocks?|fuzz|fuzzing|fuzzers?|fuzz_targets|oss-?fuzz)\/|(^|\/)[^/]*[-_.]tests?\/|\.(test|spec|e2e|mock|cy)\.[a-z]+$|\.test-d\.[cm]?tsx?$|[-_]mocks?\.[a-z]+$|(^|\/)mocks?_[^/]*$|(^|\/)test_[^/]*$|_(tests?|spec)\.[a-z]+$|-tests?\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|cs)$|(^|\/)(conftest|tests)\.py$|(^|\/)tests?\.(?:c|cc|cpp|cxx|sh|bash|[cm]?[jt]sx?|rs)$|(^|\/)tests?\.[a-z]+\.[cm]?[jt]sx?$|\.feature$|(^|\/)features\/(?:steps|step_definitions|support)\//i;
 
 /** JUnit's, NUnit's and XCTest's test classes by name (`CartTest.java`, `CartTests.cs`); case-sensitive, as `latest.java` is none. */
 const TEST_CLASS_FILE = /(^|\/|[a-z0-9])Tests?\.(java|kt|cs|swift)$/;
@@ -387,7 +387,7 @@ export function isCatalogPath(relPath: string): boolean {
 }
 
 const PROJECT_CONFIG_PATH =
-  /(^|\/)([jt]sconfig[^/]*\.json|package(-lock)?\.json|jsr\.json|deno\.jsonc?|bunfig\.toml|pnpm-(lock|workspace)\.yaml|yarn\.lock|[^/]*\.lock|pyproject\.toml|setup\.cfg|tox\.ini|pytest\.ini|MANIFEST\.in|\.pre-commit-config\.ya?ml|\.readthedocs\.ya?ml|\.editorconfig|\.gitignore|\.gitattributes|\.npmignore|\.eslintrc[^/]*|\.prettierrc[^/]*|(eslint|prettier|vitest|jest|tsup|rollup|babel|commitlint|lint-staged)\.config\.[a-z]+|[\w-]+\.conf(?:ig)?\.[cm]?[jt]s|(?:Gruntfile|gulpfile)\.[cm]?[jt]s|renovate\.json5?|codecov\.ya?ml|\.github\/(workflows\/)?[^/]+\.ya?ml|go\.(mod|sum|work)|Cargo\.toml|\.golangci\.ya?ml|requirements[^/]*\.txt|Gemfile|composer\.json|pom\.xml|build\.gradle(\.kts)?|module-info\.java|[^/]+\.(csproj|fsproj|vbproj|sln)|meson\.build|meson_options\.txt|meson\.options|CMakeLists\.txt|[^/]+\.cmake|vcpkg\.json|Package\.swift|Cartfile|[^/]+\.podspec|[^/]+\.gemspec|Directory\.(Build|Packages)\.(props|targets))$/i;
+  /(^|\/)([jt]sconfig[^/]*\.json|package(-lock)?\.json|jsr\.json|deno\.jsonc?|bunfig\.toml|pnpm-(lock|workspace)\.yaml|yarn\.lock|[^/]*\.lock|pyproject\.toml|setup\.cfg|tox\.ini|pytest\.ini|MANIFEST\.in|\.pre-commit-config\.ya?ml|\.readthedocs\.ya?ml|\.editorconfig|\.gitignore|\.gitattributes|\.npmignore|\.eslintrc[^/]*|\.prettierrc[^/]*|(eslint|prettier|vitest|jest|tsup|rollup|babel|commitlint|lint-staged)\.config\.[a-z]+|[\w-]+\.conf(?:ig)?\.[cm]?[jt]s|(?:Gruntfile|gulpfile)\.[cm]?[jt]s|renovate\.json5?|codecov\.ya?ml|\.github\/(workflows\/)?[^/]+\.ya?ml|go\.(mod|sum|work)|Cargo\.toml|\.golangci\.ya?ml|requirements[^/]*\.txt|Gemfile|composer\.json|pom\.xml|build\.gradle(\.kts)?|module-info\.java|[^/]+\.(csproj|fsproj|vbproj|sln)|meson\.build|meson_options\.txt|meson\.options|CMakeLists\.txt|[^/]+\.cmake|vcpkg\.json|Package\.swift|Cartfile|[^/]+\.podspec|[^/]+\.gemspec|Directory\.(Build|Packages)\.(props|targets)|Doxyfile(?:\.in)?|mkdocs\.ya?ml)$/i;
 /** A project's papers (licence, maintainers, how to contribute or report a vulnerability): by their upper-case names. */
 const PROJECT_PAPERS_PATH = /(^|\/)(LICEN[CS]E|COPYING|NOTICE|MAINTAINERS|SECURITY|CODE_OF_CONDUCT|CONTRIBUTING|AUTHORS|CONTRIBUTORS|CODEOWNERS|FUNDING|SUPPORT|GOVERNANCE|CLAUDE|AGENTS|GEMINI)(\.(md|txt|rst|ya?ml))?$/;
 /**
@@ -402,7 +402,9 @@ const ASSISTANT_NOTES_PATH = /(^|\/)(\.zenodo\.json|CITATION\.(?:cff|bib)|codeme
 /**
  * A project's build, packaging and tool settings: they list the project's paths and names
  * (`tsconfig.json` references every `*.json`), but no behaviour of the code is there. Any tool's
- * `name.config.ts` / `.js` counts (`vite.config.ts`, `tsdown.config.ts`, `next.config.js`).
+ * `name.config.ts` / `.js` counts (`vite.config.ts`, `tsdown.config.ts`, `next.config.js`). So do the
+ * documentation tools' (json-c's `doc/Doxyfile.in`, two thousand lines of commented settings, had
+ * answered "how deeply nested can a document be?").
  */
 export function isProjectConfigPath(relPath: string): boolean {
   const p = relPath.replace(/\\/g, '/');

@@ -817,7 +817,7 @@ export function isTestOfModule(testRel: string, moduleRel: string): boolean {
   const stem = stemOf(moduleRel).replace(/^_+/, '');
   if (stem.length < 3 || /^(?:index|mod|main|init|lib|utils?|helpers?)$/.test(stem)) return false;
   const t = stemOf(testRel);
-  return [`test_${stem}`, `${stem}_test`, `${stem}_tests`, `${stem}test`, `${stem}tests`, `${stem}.test`, `${stem}.spec`, `${stem}_spec`, `test${stem}`].includes(t);
+  return [`test_${stem}`, `${stem}_test`, `${stem}_tests`, `${stem}test`, `${stem}tests`, `${stem}.test`, `${stem}.spec`, `${stem}_spec`, `test${stem}`, `test.${stem}`].includes(t);
 }
 
 export function plainName(query: string): string {
