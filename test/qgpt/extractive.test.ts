@@ -109,6 +109,10 @@ describe('extractive answerer: matching question words to code', () => {
     const [r] = rankPlaces('how do I read a cookie from a request?', [{ ...passage(0, 'guide/cookies.md', md), language: 'md', symbol: 'Reading' }]);
     assert.ok(r!.quote.some((l) => l.startsWith('async def test')), r!.quote.join('\n'));
     assert.equal(quotedSymbol(r!), 'Reading');
+    // hanami-router: a quote of a parent's head goes by that parent, not by it again below the others.
+    const rb = ['module Hanami', '  class Router', '    class MountedPath', '      def initialize(prefix, app)', '        @prefix = prefix', '      end', '    end', '  end', 'end'].join('\n');
+    const head = { passage: { ...passage(0, 'lib/hanami/router/mounted_path.rb', rb), language: 'ruby', symbol: 'Hanami › Router › MountedPath › initialize' }, score: 1, coverage: 1, matched: [], defines: [], quoteStart: 1, quote: rb.split('\n').slice(1, 3) };
+    assert.equal(quotedSymbol(head), 'Hanami.Router');
     // echo (Go): a chunk names three definitions at most; a quote that starts a fourth goes by its name.
     const go = [
       '// Deserialize decodes the body.',
@@ -566,6 +570,52 @@ describe('extractive answerer: the order of the places', () => {
     assert.doesNotMatch(leadSentence(ranked, 'addCoerceMiddleware'), /calls it/);
   });
 
+  it('"where is X called?": a named function expression (`X.prototype.destroy = function destroy(…)`) defines X, and calls nothing (express-session)', () => {
+    const def = { ...passage(0, 'session/memory.js', 'MemoryStore.prototype.destroy = function destroy(sessionId, callback) {\n  delete this.sessions[sessionId]\n  callback && defer(callback)\n}'), language: 'javascript', symbol: 'MemoryStore.prototype.destroy', retrieval: 1 };
+    const use = { ...passage(1, 'index.js', '    if (req.session) {\n      store.destroy(req.sessionID, function ondestroy(err) {\n        if (err) next(err)\n      })\n    }'), language: 'javascript', symbol: 'session', retrieval: 0.6 };
+    assert.deepEqual(callSitesFirst('destroy', [def, use]), [1, 0]);
+    assert.ok(!callPattern('destroy').test('X.prototype.destroy = function destroy(id) {'), 'its own name');
+    assert.ok(!callPattern('gen').test('const g = function* gen() {'), 'a generator');
+    assert.ok(callPattern('destroy').test('return store.destroy(id, function () {})'), 'a call');
+    assert.doesNotMatch(leadSentence(rankPlaces('where is `destroy` called?', [def]), 'destroy'), /calls it/);
+  });
+
+  it('a quote inside a function given to a member (`Store.prototype.createSession = function(…)`) goes by that function, not the chunk\'s first name (express-session)', () => {
+    const text = 'Store.prototype.load = function(sid, fn){\n  var self = this;\n  this.get(sid, function(err, sess){\n    fn(null, self.createSession(req, sess))\n  });\n};\n\n/**\n * Create session from JSON `sess` data.\n */\n\nStore.prototype.createSession = function(req, sess){\n  var expires = sess.cookie.expires\n  sess.cookie = new Cookie(sess.cookie);\n  if (typeof expires === \'string\') {\n    // convert expires to a Date object\n    sess.cookie.expires = new Date(expires)\n  }\n  req.session = new Session(req, sess);\n  return req.session;\n};';
+    const p = { ...passage(0, 'session/store.js', text), language: 'javascript', symbol: 'load, createSession', retrieval: 1 };
+    const ranked = rankPlaces('how does the store rebuild the cookie, turning the stored expires string back into a Date?', [p]);
+    assert.match(leadSentence(ranked), /^`createSession` in /);
+    assert.ok(definitionRe('createSession').test('exports.createSession = (req) => {'), 'an arrow function given to an export');
+    assert.ok(!definitionRe('createSession').test('  x = self.createSession(req, sess)'), 'a call');
+  });
+
+  it('"how is X tested?" where no test calls, names or reaches X by its class or module: the closest test the search found comes before the code that calls X, and the answer says so (minimatch)', () => {
+    const caller = { ...passage(0, 'src/ast.ts', 'static #parseGlob(glob: string) {\n  const [src, needUflag] = parseClass(glob, i)\n  return src\n}'), language: 'typescript', symbol: 'AST › #parseGlob', retrieval: 1 };
+    const test = { ...passage(1, 'test/class-edge-cases.js', "t.test('character classes', t => {\n  t.ok(minimatch('a', '[[:alpha:]]'))\n  t.end()\n})"), language: 'javascript', retrieval: 0.7 };
+    assert.deepEqual(callSitesFirst('parseClass', [caller, test], true), [1, 0]);
+    const ranked = rankPlaces('how is `parseClass` tested?', [caller, test]);
+    const first = ranked.find((m) => m.passage === test)!;
+    assert.match(leadSentence([first, ...ranked.filter((m) => m !== first)], 'parseClass', true), /^No test found calls `parseClass` directly; the closest test found is \[`test\/class-edge-cases\.js/);
+  });
+
+  it('"where is X called?": Ruby\'s class method (`def self.fabricate(…)`) is its definition, not a call (hanami-router)', () => {
+    assert.ok(definitionRe('fabricate').test('      def self.fabricate(segment, **constraints)'), 'def self.');
+    assert.ok(definitionRe('fabricate').test('  def Segment.fabricate(segment)'), 'def Class.');
+    const def = { ...passage(0, 'lib/hanami/router/segment.rb', 'class Segment\n  def self.fabricate(segment, **constraints)\n    Mustermann.new(segment, type: :rails)\n  end\nend'), language: 'ruby', symbol: 'Hanami › Router › Segment › fabricate', retrieval: 1 };
+    const use = { ...passage(1, 'lib/hanami/router.rb', 'def path(path, to:)\n  prefix = Segment.fabricate(path, **constraints)\nend'), language: 'ruby', symbol: 'Hanami › Router › path', retrieval: 0.6 };
+    assert.deepEqual(callSitesFirst('Hanami.Router.Segment.fabricate', [def, use]), [1, 0]);
+  });
+
+  it('a name with `::` (`ConnectionPool::TimedStack.shutdown`) is carried to "where is that called from?" and read there as one dotted name', () => {
+    const lead = '`ConnectionPool::TimedStack.shutdown` in [`lib/connection_pool/timed_stack.rb:62-121`](lib/connection_pool/timed_stack.rb#L62-L121) is where this happens';
+    assert.equal(entitiesOf(lead).symbols[0], 'ConnectionPool::TimedStack.shutdown');
+    const q = 'Where is `ConnectionPool::TimedStack.shutdown` called from?';
+    assert.equal(callSiteSymbol(q), 'ConnectionPool.TimedStack.shutdown');
+    assert.equal(callSiteSymbol('where is `Router::new` called?'), 'Router.new');
+    // One name, not a class `ConnectionPool` (whose definition had come first) and `TimedStack.shutdown`.
+    assert.deepEqual(queryTerms(q).symbols, ['ConnectionPool.TimedStack.shutdown']);
+  });
+
   it('"where is X called?": a Kotlin extension function\'s definition (`fun KSClassDeclaration.isKotlinClass()`) is no call', () => {
     assert.ok(definitionRe('isKotlinClass').test('internal fun KSClassDeclaration.isKotlinClass(): Boolean {'), 'an extension function');
     assert.ok(definitionRe('findAnnotationWithType').test('internal inline fun <reified T : Annotation> KSAnnotated.findAnnotationWithType(): T? {'), 'with type parameters');
@@ -646,6 +696,10 @@ describe('extractive answerer: the order of the places', () => {
     const impl = { ...passage(1, 'src/AutoMapper/Mappers/CollectionMapper.cs', 'public sealed class CollectionMapper : IObjectMapper\n{\n    public Expression MapExpression(Expression source)\n    {\n        return MapCollectionCore(source);\n    }\n}'), language: 'csharp', symbol: 'CollectionMapper › MapExpression', retrieval: 0.8 };
     assert.deepEqual(answerOrder('how are null collections mapped?', [iface, impl]).order, [1, 0]);
     assert.deepEqual(answerOrder('show me the code for `IProfileConfiguration`', [iface, impl]).order, [0, 1]);
+    // A question that names something else (json-c's `NaN`) still wants the code, not a header's prototype.
+    const header = { ...passage(0, 'json_object.h', '/** Get the double value of a json_object.\n * If strings cannot be converted, NaN is returned.\n */\nJSON_EXPORT double json_object_get_double(const struct json_object *obj);'), language: 'c', symbol: 'json_object_get_double', retrieval: 1 };
+    const code = { ...passage(1, 'json_object.c', 'static int json_object_double_to_json_string_format(struct json_object *jso, struct printbuf *pb)\n{\n\tif (isnan(jso->o.c_double))\n\t\tsize = snprintf(buf, sizeof(buf), "NaN");\n\treturn size;\n}'), language: 'c', symbol: 'json_object_double_to_json_string_format', retrieval: 0.8 };
+    assert.deepEqual(answerOrder('when a double is turned into JSON text, how is NaN written?', [header, code]).order, [1, 0]);
   });
 
   it('"where is X called?": a call comes first, not an import or export list that names X', () => {

@@ -111,6 +111,14 @@ const USED_BY_SOMEONE = new RegExp(String.raw`\bwhere\s+(?:do|does|did|can|could
 const USED_ANYWHERE = new RegExp(String.raw`\b(?:is|are)\s+(${NAME_WORD})\s+(used|called|invoked|referenced|imported)\s+(?:anywhere|somewhere|elsewhere|at\s+all)\b`, 'gi');
 
 /**
+ * A name written with `::` as a dotted one: connection_pool's `ConnectionPool::TimedStack.pop`,
+ * Rust's `Router::new`, as answers name them and as "where is it called?" reads them.
+ */
+export function dottedPaths(text: string): string {
+  return text.replace(/(?<=[\w$])::(?=[A-Za-z_$])/g, '.');
+}
+
+/**
  * A question about uses in the words the patterns read: "where's X used?", "where do we call X?",
  * "is X used anywhere?" → "where is X used/called?" (godotenv's "where do we call parseBytes"
  * had been answered by its definition).
@@ -139,6 +147,13 @@ const NAMED_BY_ROLE = [
 const POSSESSIVE = /(?<![A-Za-z0-9_.])`?([A-Z][A-Za-z0-9_]*|[a-z]+[A-Z_][A-Za-z0-9_]*)`?['’]s\s+`?([A-Za-z_][A-Za-z0-9_]*)`?/g;
 const ASKS_FOR_CODE = /\b(?:which|what)\s+(?:function|method|class|module|struct|type|hook|component|handler|code)s?\s+(?!of\b)[a-z]+/i;
 const HOW_TO = /\b(how (?:do|can|should|would) (?:i|we|you|one)|how to|what should (?:i|we)|is there a way|can i|should i)\b/i;
+/**
+ * A how-to that asks too how the code does it: "How can I skip logging some requests, and at what
+ * point is that decision made?", "…, and how does that differ on Windows?" (morgan's README had
+ * answered, its `index.js` decides), or that asks which code does it ("Who prints the help screen when
+ * parsing fails, and how do I stop it?"). Not a second how-to ("…, and how do I undo it?").
+ */
+const MECHANISM = /\b(?:and|but)\s+(?:how|where|when|at what point|in which \w+)\s+(?!(?:do|can|should|would)\s+(?:i|we|you|one)\b)(?:is|are|does|do|did|was|were)\b|^\s*who\s+(?!(?:can|could|should|would|will|knows?|wrote|writes|owns?|maintains?|works?|reviews?)\b)[a-z]+s\b/i;
 /** A user's symptom: "why does X not…", "why doesn't…", "what causes the … error", "can X break…". */
 const SYMPTOM = /\bwhat causes\b|\bwhy (?:does|do|is|are|did|would|can)\b[^?]*\b(?:not|n't)\b|\bwhy (?:doesn't|don't|isn't|aren't|won't|can't)\b|\bcan\b[^?]*\bbreak\b/i;
 const ASKS_FOR_TESTS = /\b(tested|tests?(?: files?| modules?)? (?:for|of|that cover|covering)|test cases?|test coverage|which tests?|unit tests?|how (?:is|are|do|does) [^?]{0,60}\btest)\b/i;
@@ -281,6 +296,6 @@ export function analyzeQuestion(text: string): QuestionInfo {
   if (natural) for (const name of [...symbols.keys()]) if ([...symbols.keys()].some((o) => o.startsWith(name + '.'))) symbols.delete(name);
   const phrased = usagePhrasing(trimmed);
   const intent: SymbolIntent = USAGE.some((re) => re.test(phrased)) ? 'usage' : DEFINITION.test(trimmed) ? 'definition' : 'about';
-  return { natural, symbols: [...symbols.values()], intent, asksForTests: natural && ASKS_FOR_TESTS.test(withoutTestDomain(trimmed)), howTo: natural && (HOW_TO.test(trimmed) || SYMPTOM.test(trimmed)), asksForCode: natural && ASKS_FOR_CODE.test(trimmed), framing: natural ? framingOf(trimmed) : new Map(), fileShaped,
+  return { natural, symbols: [...symbols.values()], intent, asksForTests: natural && ASKS_FOR_TESTS.test(withoutTestDomain(trimmed)), howTo: natural && (HOW_TO.test(trimmed) || SYMPTOM.test(trimmed)) && !MECHANISM.test(trimmed), asksForCode: natural && ASKS_FOR_CODE.test(trimmed), framing: natural ? framingOf(trimmed) : new Map(), fileShaped,
     capitalised: natural ? capitalised.filter((w) => !symbols.has(w)) : [] };
 }

@@ -138,6 +138,10 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
     const modules = order.filter((x) => x.defines && !x.test).map((x) => passages[x.i]!.path ?? '');
     ofOwner = new Set(order.filter((x) => x.test && modules.some((m) => isTestOfModule(passages[x.i]!.path ?? '', m))).map((x) => x.i));
   }
+  // Nor of its module: the tests the search found for the question, before the code that calls it
+  // (minimatch's `test/patterns.js` reaches `parseClass` through `minimatch()`; its caller in
+  // `src/ast.ts` had answered "how is it tested?").
+  if (named && !named.size && !ofOwner?.size) ofOwner = new Set(order.filter((x) => x.test && !x.doc).map((x) => x.i));
   // A document's example of a call comes after the code's calls (koa's `app.callback()` in docs/api).
   // A call on the class asked about (`c.Execute()` in a method of `Command` for `Command.Execute`)
   // is one, also beside the definition; a call on something else named so (`t.Execute(w, data)` on

@@ -69,7 +69,9 @@ export function definitionRe(symbol: string): RegExp {
   // Go's methods name their receiver first: `func (e *Echo) ServeHTTP(`, on one line (a struct's
   // `serveHTTPFunc func(…)` field above a `Binder Binder` field defines no `Binder`).
   // Kotlin's type parameters and receiver before the name: `fun <T> KSClassDeclaration.isKotlinClass(`.
-  return new RegExp(`(?:\\b${DEF_WORDS}[ \\t]+${leaf}${end})|(?:\\bfun[ \\t]+(?:<[^>\\n]*>[ \\t]*)?(?:[\\w.]+(?:<[^>\\n]*>)?\\??\\.)?${leaf}${end})|(?:\\bfunc[ \\t]*\\([^)\\n]*\\)[ \\t]*${leaf}${end})|(?:^\\s*(?:public |private |protected |static |async |export )*${leaf}\\s*(?:<[^>]*>)?\\s*(?:\\([^()]*\\)\\s*(?::\\s*[^;{=]+?\\s*)?(?:\\{|=>)|\\([^()]*\\)\\s*:\\s*[^;{=]+?;|=(?!=)|:(?!:)))|(?:^#+\\s*\`?${leaf}${end})|${typedDeclaration(leaf)}|(?:^\\s*(?:(?:public|private|protected|static|async|readonly|override|abstract) )*${leaf}<\\s*$)`, 'm');
+  // Ruby's class methods: `def self.fabricate(segment)`, `def Router.fabricate`. A function given to
+  // a member: express-session's `Store.prototype.createSession = function(req, sess){`, `exports.x = (a) => …`.
+  return new RegExp(`(?:\\b${DEF_WORDS}[ \\t]+${leaf}${end})|(?:\\bdef[ \\t]+(?:self|[A-Z]\\w*)\\.${leaf}${end})|(?:^\\s*(?:[\\w$]+\\.)+${leaf}\\s*=\\s*(?:async\\s+)?(?:function\\b|\\([^()]*\\)\\s*=>|[\\w$]+\\s*=>))|(?:\\bfun[ \\t]+(?:<[^>\\n]*>[ \\t]*)?(?:[\\w.]+(?:<[^>\\n]*>)?\\??\\.)?${leaf}${end})|(?:\\bfunc[ \\t]*\\([^)\\n]*\\)[ \\t]*${leaf}${end})|(?:^\\s*(?:public |private |protected |static |async |export )*${leaf}\\s*(?:<[^>]*>)?\\s*(?:\\([^()]*\\)\\s*(?::\\s*[^;{=]+?\\s*)?(?:\\{|=>)|\\([^()]*\\)\\s*:\\s*[^;{=]+?;|=(?!=)|:(?!:)))|(?:^#+\\s*\`?${leaf}${end})|${typedDeclaration(leaf)}|(?:^\\s*(?:(?:public|private|protected|static|async|readonly|override|abstract) )*${leaf}<\\s*$)`, 'm');
 }
 
 /**
@@ -283,7 +285,9 @@ export function callPattern(symbol: string, path?: string): RegExp {
   // word of a `%w[…]`/`%i[…]` list (sinatra-contrib's `%w[erb haml builder nokogiri]`).
   if (path && isRubyPath(path)) return new RegExp(`(?<![\\w:@$])(?<!%[wWiI][[({<][^\\])}>]*)${escapeRe(leaf)}(?![\\w?!]|\\s*=(?![=~>])|:(?!:))`);
   // A method reference passed on is called by what it is passed to: Kotlin's `.let(::createStackElementTag)`, Java's `.map(Foo::bar)`.
-  return new RegExp(`(?:\\.|\\b)${escapeRe(leaf)}\\s*${TYPE_ARGS}\\(|::${escapeRe(leaf)}(?=\\s*\\))`);
+  // A name after `function` is a named function's, not a call (express-session's
+  // `MemoryStore.prototype.destroy = function destroy(sessionId, callback)`).
+  return new RegExp(`(?<!\\bfunction\\s*\\*?\\s*)(?:\\.|\\b)${escapeRe(leaf)}\\s*${TYPE_ARGS}\\(|::${escapeRe(leaf)}(?=\\s*\\))`);
 }
 
 /** A call's type arguments, maybe none (`new RetryStrategyOptions<int>()`, `f<Map<K, V>>(…)`), before its `(`. */
@@ -717,10 +721,15 @@ export function answerOrder(query: string, passages: Passage[]): { order: number
   // A passage of interfaces alone counts so too for a question in plain words (AutoMapper's
   // `IProfileConfiguration` and `IConfigurationProvider` sit in the files of their classes); one
   // that names a type ("show me the code for `LambdaContext`") wants it (qa follow-ups 91.9% →
-  // 83.8% when they counted).
-  const declaration = (p: Passage) =>
-    info.natural && !info.howTo && !ABOUT_TYPES.test(query) && !!p.path && (isDeclarationPath(p.path) || (!info.symbols.length && isInterfaceOnly(languageOf(p.path).id, [p], p.path)));
-  const lateness = new Map(ranked.map((m) => [m, lateTest(m.passage) || example(m.passage) || prose(m.passage) ? 1 : page(m.passage) || declaration(m.passage) ? 0.5 : 0]));
+  // 83.8% when they counted). A C header's prototype of a function the question does not name
+  // comes after the code, whatever else it names (json-c's "how are NaN and infinity written?").
+  const declaration = (m: PlaceMatch) => {
+    const p = m.passage;
+    const language = languageOf(p.path ?? '').id;
+    const named = language === 'c' || language === 'cpp' ? m.defines.length > 0 : info.symbols.length > 0;
+    return info.natural && !info.howTo && !ABOUT_TYPES.test(query) && !!p.path && (isDeclarationPath(p.path) || (!named && isInterfaceOnly(language, [p], p.path)));
+  };
+  const lateness = new Map(ranked.map((m) => [m, lateTest(m.passage) || example(m.passage) || prose(m.passage) ? 1 : page(m.passage) || declaration(m) ? 0.5 : 0]));
   const later = (m: PlaceMatch) => lateness.get(m)!;
   const pos = new Map(passages.map((p, i) => [p, i]));
   const sorted = [...ranked].sort((a, b) => later(a) - later(b) || b.score - a.score || a.passage.index - b.passage.index);
@@ -900,7 +909,13 @@ function quotedName(m: PlaceMatch): string | undefined {
   const bodyAt = lines.slice(start, end).findIndex((_, k) => !leadIn(start + k));
   const body = bodyAt < 0 ? undefined : lines[start + bodyAt]!;
   const own = body !== undefined ? definedAt(lines, start + bodyAt) : undefined;
-  if (own) return displaySymbol([...parts.slice(0, -1), own].join(' › '));
+  // The head of a parent (a small file's `module Hanami; class Router; class MountedPath`) goes by
+  // that parent, not by it again below the others (`Hanami.Router.MountedPath.Router`).
+  const named = (name: string) => {
+    const k = parts.slice(0, -1).lastIndexOf(name);
+    return displaySymbol((k >= 0 ? parts.slice(0, k + 1) : [...parts.slice(0, -1), name]).join(' › '));
+  };
+  if (own) return named(own);
   // Only the doc comment of a definition the next chunk holds, at this chunk's end: named as Go
   // names one, by its first word (`// DefaultHTTPErrorHandler creates …` is not `New`'s).
   if (body === undefined && lines.slice(end).every((l) => !l.trim())) {
@@ -912,7 +927,7 @@ function quotedName(m: PlaceMatch): string | undefined {
   if (body === undefined) {
     const k = lines.findIndex((_, i) => i >= end && !leadIn(i));
     const after = k < 0 ? undefined : definedAt(lines, k);
-    if (after) return displaySymbol([...parts.slice(0, -1), after].join(' › '));
+    if (after) return named(after);
   }
   // A chunk inside a definition (its header in an earlier chunk) goes by the chunk's names.
   if (!found) return displaySymbol([...parts.slice(0, -1), names[0]!].join(' › '));
@@ -985,6 +1000,8 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   if (namedTest) s = `\`${namedTest}\` in ${placeLink(first.passage)} is the test named after it (no test found calls \`${leafName(callOf!)}\` directly)`;
   else if (ownerSaid) s = `No test found calls \`${leafName(callOf!)}\` directly; ${where} tests \`${owner}\``;
   else if (module) s = `No test found calls \`${leafName(callOf!)}\` directly; ${where} tests its module, \`${module}\``;
+  // Nor of its module: the closest test the search found (it may reach X through the public API).
+  else if (aboutTests && callOf && !calls && !uses && isTestPassage(first.passage)) s = `No test found calls \`${leafName(callOf)}\` directly; the closest test found is ${where}`;
   // A document's example first: the places hold no code that calls it (answerOrder puts documents after code).
   else if ((calls || uses) && !aboutTests && !!first.passage.path && !!languageOf(first.passage.path).markdown) s = `No code found ${calls ? 'calls' : 'uses'} \`${leafName(callOf!)}\`; ${where} shows it ${calls ? 'called' : 'used'}`;
   // A test first, not asked about tests: only tests call it (testCallsAnswer).

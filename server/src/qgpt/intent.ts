@@ -2,7 +2,7 @@
  * What a question asks for, read from its words: people ("who can help with X?"), call sites
  * ("where is X called?"), tests. Each answer face takes the same path for the same words.
  */
-import { usagePhrasing, withoutTestDomain } from '../index/question';
+import { dottedPaths, usagePhrasing, withoutTestDomain } from '../index/question';
 import { isTestPath as isTestFile, isRustTestCode } from '../index/languages';
 import { isTestNamedAfter } from '../index/symbols';
 
@@ -37,7 +37,7 @@ const CALL_RE =
  */
 export function callSiteSymbol(query: string): string | null {
   // "the GsonBuilder's setPrettyPrinting" is `GsonBuilder.setPrettyPrinting`, as the search reads it.
-  const m = CALL_RE.exec(usagePhrasing(query).replace(POSSESSIVE_MEMBER, '$1.$2'));
+  const m = CALL_RE.exec(dottedPaths(usagePhrasing(query)).replace(POSSESSIVE_MEMBER, '$1.$2'));
   // Unquoted after "who uses" or "the", a plain lower-case word is English ("the most memory",
   // "where is the cache used?"); a name is backticked, Capitalised, camelCase, snake_case or dotted.
   const plain = (w: string) => !/^[A-Z]|[A-Z_.]/.test(w);

@@ -23,14 +23,17 @@ const FILE_EXT_RE = /\.(?:ts|tsx|js|jsx|mjs|cjs|mts|cts|py|pyi|rs|go|java|kt|rb|
 /** A value in straight quotes, opened after a space or a bracket (not an apostrophe: "the router's"). */
 const QUOTED_VALUE_RE = /(^|[\s([{,:=])(['"])(?=\S)[^'"\n]*?\S\2(?=$|[\s)\]}.,;:!?])/g;
 
+const QUALIFIED_NAME_RE = /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*[?!]?$/;
+
 /** Paths and symbols a message names, in order of appearance. */
 export function entitiesOf(text: string): Entities {
   const found: { at: number; kind: 'path' | 'symbol'; value: string }[] = [];
   for (const m of text.matchAll(CODE_SPAN_RE)) {
     const v = m[1].trim().replace(/\(\)$/, '');
     if (isPathLike(v) && !/\s/.test(v)) found.push({ at: m.index!, kind: 'path', value: v.replace(/:\d+(?:-\d+)?$/, '') });
-    // Ruby's `out_of_date?` and `save!` are names too.
-    else if (/^[A-Za-z_$][\w$.]*[?!]?$/.test(v)) found.push({ at: m.index!, kind: 'symbol', value: v });
+    // Ruby's `out_of_date?` and `save!` are names too, and so are names with `::` (connection_pool's
+    // `ConnectionPool::TimedStack.pop`, Rust's `Router::new`).
+    else if (QUALIFIED_NAME_RE.test(v)) found.push({ at: m.index!, kind: 'symbol', value: v });
   }
   // Nor is a name inside a quoted value: Slim's "given as a string like 'SomeClass:someMethod'" asks
   // about no `SomeClass` (its follow-up "who calls it?" had searched for one).
@@ -57,8 +60,8 @@ const NOT_A_SUBJECT = new Set(
     'import export from async await try catch with type interface public private static void string number boolean object').split(' '),
 );
 export function isSubjectName(s: string): boolean {
-  const leaf = s.split('.').at(-1) ?? s;
-  return leaf.length > 2 && !NOT_A_SUBJECT.has(leaf.toLowerCase()) && /^[A-Za-z_$][\w$.]*[?!]?$/.test(s);
+  const leaf = s.split(/\.|::/).at(-1) ?? s;
+  return leaf.length > 2 && !NOT_A_SUBJECT.has(leaf.toLowerCase()) && QUALIFIED_NAME_RE.test(s);
 }
 
 /** A follow-up that asks for call sites or uses ("who calls it?", "where is that used?"). */

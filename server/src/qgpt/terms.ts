@@ -1,5 +1,5 @@
 import { stemmer } from 'stemmer';
-import { analyzeQuestion, isFramingWord, particularNames } from '../index/question';
+import { analyzeQuestion, dottedPaths, isFramingWord, particularNames } from '../index/question';
 import { splitIdentifier as identifierParts } from '../index/tokens';
 import { irregularVerbs, phrasalVerbs, synonymsOf } from '../index/acronyms';
 import { versionedNames } from '../index/query';
@@ -108,7 +108,9 @@ export function isQuotedProse(span: string): boolean {
   return words.length >= 3 && !/[()[\]{}=<>_$.:;/\\]/.test(span) && words.every((w) => /^[A-Za-z][a-z]*[,!?']?[a-z]*$/.test(w));
 }
 
-export function queryTerms(query: string): QueryTerms {
+export function queryTerms(asked: string): QueryTerms {
+  // `ConnectionPool::TimedStack.pop` is one name, not `ConnectionPool` and `TimedStack.pop`.
+  const query = dottedPaths(asked);
   const weights = new Map<string, number>();
   const display = new Map<string, string>();
   const symbols: string[] = [];
