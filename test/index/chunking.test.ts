@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { terms, splitIdentifier, pathTerms, noValueTerms } from '../../server/src/index/tokens';
-import { chunkText, MAX_LINES } from '../../server/src/index/chunker';
+import { chunkText, MAX_LINES, parseText } from '../../server/src/index/chunker';
+import { extractDefinitions, type FileSymbol } from '../../server/src/index/symbols';
 import { languageOf, isTestPath, docstringLines } from '../../server/src/index/languages';
 import { walk } from '../../server/src/index/walker';
 import { parseQuery } from '../../server/src/index/query';
@@ -33,11 +34,12 @@ describe('index: tokens, chunks and the walk', () => {
     for (const part of ['user', 'name', 'fetch', 'row', 'client', 'http']) assert.ok(t.includes(part), `has ${part}: ${t.join(' ')}`);
     assert.ok(!t.includes('the'));
     assert.ok(pathTerms('src/helper/accepts/accepts.ts').includes('accept'));
-    // A letter and a digit are a name (uuid's `v7`, asked as "v7 IDs"), found in code and in its file's path.
-    assert.deepEqual(terms('v7 IDs'), ['=v7', 'ids']);
-    assert.ok(terms('export function v7(options) {}').includes('=v7'));
+    // A letter and a digit in a question's prose name a file (uuid's `src/v7.ts` for "v7 IDs"); in code they are no term.
+    assert.ok(parseQuery('how are v7 IDs kept in order?').terms.some((t) => t.term === '=v7'));
     assert.ok(pathTerms('src/v7.ts').includes('=v7'));
-    assert.ok(!terms('a b').length && !terms('x y2').includes('=y'), 'a letter alone is no name');
+    assert.ok(!terms('M1 = Matrix.zeros(0, 0)').includes('=m1'));
+    const pasted = 'hstack changed in 1.1:\n```\nM1 = sy.Matrix.zeros(0, 0)\nsy.Matrix.hstack(M1, M2).shape\n```\nreturns (0, 3); f(x1) and x0[0] too';
+    assert.ok(!parseQuery(pasted).terms.some((t) => /^=[a-z][0-9]$/.test(t.term)), 'a pasted example\'s variables are no names');
   });
 
   it('keeps the words a question asks about: `undefined`, `None` and `null` spelled as anything but code\'s literal', () => {
@@ -233,6 +235,18 @@ describe('index: tokens, chunks and the walk', () => {
     // Two modules side by side are names beside each other, as before.
     const two = 'module Alpha\n  def self.a; end\nend\n\nmodule Beta\n  def self.b; end\nend\n';
     assert.match((await chunkText(two, languageOf('ab.rb')!))[0]!.symbol ?? '', /^Alpha, /);
+  });
+
+  it('reads a Kotlin class whose primary constructor starts the next line (ktfmt\'s style, kotlinpoet\'s `FileSpec`) with its members, rows kept', async () => {
+    const src = 'package a\n\npublic class FileSpec\nprivate constructor(builder: Builder, private val tagMap: TagMap = builder.buildTagMap()) :\n  Taggable by tagMap, Annotatable {\n  public val name: String = builder.name\n\n  public class Builder internal constructor(public val name: String) {\n    override fun addFunction(funSpec: FunSpec): Builder = apply {\n      members += funSpec\n    }\n  }\n}\n';
+    let defs: FileSymbol[] = [];
+    await parseText(src, languageOf('FileSpec.kt')!, (root, lines) => (defs = extractDefinitions(root, lines)));
+    const add = defs.find((d) => d.name === 'addFunction');
+    assert.equal(add?.qualifiedName, 'FileSpec.Builder.addFunction');
+    assert.equal(add?.startLine, 9);
+    const chunks = await chunkText(src, languageOf('FileSpec.kt')!);
+    assert.equal(chunks[0]!.symbol, 'FileSpec, Builder');
+    assert.equal(chunks.map((c) => c.text).join('\n').includes('/*'), false, 'the text is the file\'s');
   });
 
   it('names a Go type declaration by its type (`Echo`), not by the methods of an interface after it', async () => {

@@ -547,8 +547,23 @@ export function isComponent(lang: LanguageInfo): boolean {
 const REGION_MACRO_LINE = /^[A-Z][A-Z0-9]*_[A-Z0-9_]*[ \t]*(?=\r?$)/gm;
 const LEADING_MACROS = /^([ \t]*)((?:[A-Z][A-Z0-9]*_[A-Z0-9_]*[ \t]+)+)(?=[A-Za-z_~])/gm;
 
-/** The text the grammar reads: C's and C++'s macros of regions and qualifiers blanked, every offset kept. */
+/**
+ * A Kotlin class whose primary constructor starts the next line (ktfmt's `public class FileSpec` /
+ * `private constructor(builder: Builder) : … {`): the grammar reads a declaration of a property named
+ * `constructor` there, and the class's body as a lambda, whose members are no definitions (kotlinpoet's
+ * `FileSpec.Builder.addFunction` was missing, and its override read as a call).
+ */
+const KOTLIN_CONSTRUCTOR_ON_NEXT_LINE = /^([ \t]*(?:[\w@]+[ \t]+)*(?:class|object)[ \t]+[A-Za-z_]\w*(?:<[^>\n]*>)?)\r?\n([ \t]*(?:(?:private|internal|protected|public)[ \t]+)?(?:@[\w.]+(?:\([^)\n]*\))?[ \t]+)*)(?=constructor\b)/gm;
+
+/**
+ * The text the grammar reads: C's and C++'s macros of regions and qualifiers blanked, every offset
+ * kept; Kotlin's line break before a primary constructor inside a comment (`class FileSpec/*` /
+ * `*\/      constructor(`), every row kept and every offset after those two lines.
+ */
 function forGrammar(text: string, lang: LanguageInfo): string {
+  if (lang.id === 'kotlin') {
+    return text.replace(KOTLIN_CONSTRUCTOR_ON_NEXT_LINE, (m, head: string, lead: string) => (lead.length >= 4 ? `${head}/*\n*/${' '.repeat(lead.length - 4)}` : m));
+  }
   if (lang.id !== 'c' && lang.id !== 'cpp') return text;
   return text.replace(REGION_MACRO_LINE, (m) => ' '.repeat(m.length)).replace(LEADING_MACROS, (_m, indent: string, macros: string) => indent + ' '.repeat(macros.length));
 }

@@ -42,6 +42,15 @@ export function versionedNames(text: string): { name: string; written: string }[
   return [...text.matchAll(VERSIONED)].map((m) => ({ name: (m[1]! + m[2]! + (m[3] ?? '')).toLowerCase(), written: m[0] }));
 }
 
+/** Code blocks and interpreter sessions of a pasted issue, and lines indented as code. */
+const CODE_BLOCK = /```[\s\S]*?(?:```|(?![\s\S]))|^(?: {4}|\t|>>> |\.\.\. ).*$/gm;
+const LETTER_DIGIT = /(?<![\w$.\/[(=-])([A-Za-z][0-9])(?![\w$\/[(=-]|\.\w)/g;
+
+/** Names of a letter and a digit in a text's prose ("v7 IDs", "the h2 adapter"), lower-cased, once each. */
+export function letterDigitNames(text: string): string[] {
+  return [...new Set([...text.replace(CODE_BLOCK, ' ').matchAll(LETTER_DIGIT)].map((m) => m[1]!.toLowerCase()))];
+}
+
 const KEBAB = /(?<![\w-])[A-Za-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+(?![\w-])/g;
 const OPTION = /(?<![\w-])--([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+)(?![\w-])/g;
 
@@ -70,6 +79,9 @@ export function parseQuery(text: string): ParsedQuery {
   // "HTTP/2", "UTF-8", "SHA-256" are `http2`, `utf8`, `sha256` in the code, which the words
   // alone ("http", "utf") do not tell apart from every other version.
   add(versionedNames(text).map((v) => '=' + v.name), 1);
+  // A letter and a digit in the prose name a file: uuid's `src/v7.ts` for "v7 IDs" (in code, the
+  // index keeps no such term: `M1`, `x0` of a pasted example are variables of the moment).
+  add(letterDigitNames(text).map((n) => '=' + n), 1);
   for (const m of text.matchAll(CODE_SPAN)) add(terms(m[1]!), 0.5);
   for (const m of text.matchAll(CODEY)) add(terms(m[0]), 0.5);
   // A kebab-case option or key quoted as code or written as an option (`ignore-paths`,

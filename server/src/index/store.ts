@@ -59,9 +59,10 @@ export function tableKey(prefix: string, s: string): string {
  * CommonJS assignment of one (`exports.entry = function …`, also a definition now); a small file's
  * namespaces around its one definition are its chunk's parents (`Grape › Validations › …`); 7: C's
  * and C++'s macros of regions and qualifiers (`FMT_BEGIN_EXPORT`, `FMT_CONSTEXPR`) are no type; 8: a
- * class alone in a class of a small file's namespaces is a parent too (`Hanami › Router › Segment › fabricate`).
+ * class alone in a class of a small file's namespaces is a parent too (`Hanami › Router › Segment › fabricate`); 9:
+ * a Kotlin class whose primary constructor starts the next line keeps its members (`FileSpec › Builder › …`).
  */
-export const CHUNKS_FORMAT = 8;
+export const CHUNKS_FORMAT = 9;
 
 function chunksName(folder: string, format: number): string {
   return tableKey('chunks', folder) + (format > 1 ? `_v${format}` : '');

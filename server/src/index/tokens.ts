@@ -96,8 +96,7 @@ function wordTerms(word: string): string[] {
   const parts = splitIdentifier(word);
   if (parts.length > 1) {
     const whole = word.toLowerCase().replace(/^[_$]+|[_$]+$/g, '');
-    // A letter and a digit are a name too: uuid's `v7` (and "v7 IDs" asked about), `h2`, `s3`.
-    if ((whole.length >= 3 || /^[a-z][0-9]$/.test(whole)) && whole.length <= MAX_TERM) out.push('=' + whole);
+    if (whole.length >= 3 && whole.length <= MAX_TERM) out.push('=' + whole);
   }
   for (const p0 of parts) {
     const p = p0.toLowerCase();
