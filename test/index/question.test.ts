@@ -231,7 +231,7 @@ describe('question: what a question asks', () => {
       assert.equal(analyzeQuestion(q).howTo, false, q);
     }
     // A how-to that asks too how, where or by what the code does it wants the code (morgan's README had answered).
-    for (const q of ['How can I skip logging some requests, and at what point is that decision made?', 'How do I escape glob characters, and how does that differ on Windows?', 'Who prints the help screen when parsing fails, and how do I stop it?']) {
+    for (const q of ['How can I skip logging some requests, and at what point is that decision made?', 'How do I escape glob characters, and how does that differ on Windows?', 'Who prints the help screen when parsing fails, and how do I stop it?', 'How do I build a URL path from a pattern, and what happens if a parameter is missing?']) {
       assert.equal(analyzeQuestion(q).howTo, false, q);
     }
     for (const q of ['How do I add a route, and how do I remove it?', 'Who can help with routing, and how do I add a route?']) assert.equal(analyzeQuestion(q).howTo, true, q);

@@ -598,6 +598,14 @@ describe('extractive answerer: the order of the places', () => {
     assert.match(leadSentence([first, ...ranked.filter((m) => m !== first)], 'parseClass', true), /^No test found calls `parseClass` directly; the closest test found is \[`test\/class-edge-cases\.js/);
   });
 
+  it('an entry of a literal or an argument list (`SameSite: options.SameSite,`) defines nothing; a member\'s declaration or a function given to a key does', () => {
+    assert.ok(!definitionRe('SameSite').test('\t\tSameSite:    options.SameSite,'), 'a Go struct literal\'s field value (gorilla/sessions)');
+    assert.ok(!definitionRe('retry').test('    retry: "RetryBaseT" = retry_if_exception_type(),'), 'a parameter of a signature over lines (tenacity)');
+    for (const [n, l] of [['SameSite', '  SameSite: http.SameSite'], ['handler', '  handler: string;'], ['handler', '  handler: (req) => reply(req),'], ['handler', '  handler: function (req) {']]) assert.ok(definitionRe(n!).test(l!), l);
+    const lit = { ...passage(0, 'cookie.go', '// newCookieFromOptions returns an http.Cookie with the options set.\nfunc newCookieFromOptions(name, value string, options *Options) *http.Cookie {\n\treturn &http.Cookie{\n\t\tName:        name,\n\t\tSameSite:    options.SameSite,\n\t}\n}'), language: 'go', symbol: 'newCookieFromOptions', retrieval: 1 };
+    assert.doesNotMatch(leadSentence(rankPlaces('How does the package copy my Options (path, SameSite) onto an http.Cookie?', [lit])), /`SameSite`.*defines it/);
+  });
+
   it('"where is X called?": Ruby\'s class method (`def self.fabricate(…)`) is its definition, not a call (hanami-router)', () => {
     assert.ok(definitionRe('fabricate').test('      def self.fabricate(segment, **constraints)'), 'def self.');
     assert.ok(definitionRe('fabricate').test('  def Segment.fabricate(segment)'), 'def Class.');

@@ -150,10 +150,11 @@ const HOW_TO = /\b(how (?:do|can|should|would) (?:i|we|you|one)|how to|what shou
 /**
  * A how-to that asks too how the code does it: "How can I skip logging some requests, and at what
  * point is that decision made?", "…, and how does that differ on Windows?" (morgan's README had
- * answered, its `index.js` decides), or that asks which code does it ("Who prints the help screen when
+ * answered, its `index.js` decides; path-to-regexp's "…, and what happens if a required parameter is
+ * missing?"), or that asks which code does it ("Who prints the help screen when
  * parsing fails, and how do I stop it?"). Not a second how-to ("…, and how do I undo it?").
  */
-const MECHANISM = /\b(?:and|but)\s+(?:how|where|when|at what point|in which \w+)\s+(?!(?:do|can|should|would)\s+(?:i|we|you|one)\b)(?:is|are|does|do|did|was|were)\b|^\s*who\s+(?!(?:can|could|should|would|will|knows?|wrote|writes|owns?|maintains?|works?|reviews?)\b)[a-z]+s\b/i;
+const MECHANISM = /\b(?:and|but)\s+(?:how|where|when|at what point|in which \w+)\s+(?!(?:do|can|should|would)\s+(?:i|we|you|one)\b)(?:is|are|does|do|did|was|were)\b|\b(?:and|but)\s+what\s+happens\b|^\s*who\s+(?!(?:can|could|should|would|will|knows?|wrote|writes|owns?|maintains?|works?|reviews?)\b)[a-z]+s\b/i;
 /** A user's symptom: "why does X not…", "why doesn't…", "what causes the … error", "can X break…". */
 const SYMPTOM = /\bwhat causes\b|\bwhy (?:does|do|is|are|did|would|can)\b[^?]*\b(?:not|n't)\b|\bwhy (?:doesn't|don't|isn't|aren't|won't|can't)\b|\bcan\b[^?]*\bbreak\b/i;
 const ASKS_FOR_TESTS = /\b(tested|tests?(?: files?| modules?)? (?:for|of|that cover|covering)|test cases?|test coverage|which tests?|unit tests?|how (?:is|are|do|does) [^?]{0,60}\btest)\b/i;

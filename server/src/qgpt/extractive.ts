@@ -56,6 +56,14 @@ function typedDeclaration(leaf: string): string {
 }
 
 /** A line that defines `symbol` (by its last part), in any of the languages the index reads. */
+/**
+ * After `name:`, not an entry of a literal or a list of arguments: a value and a trailing comma
+ * (gorilla/sessions' `SameSite: options.SameSite,` in a Go struct literal, tenacity's parameter
+ * `retry: "RetryBaseT" = retry_if_exception_type(),`) defines nothing; a function so given does
+ * (`handler: (req) => …,`).
+ */
+const NOT_AN_ENTRY = String.raw`(?!(?:(?!\bfunction\b|=>)[^\n])*,[ \t]*$)`;
+
 export function definitionRe(symbol: string): RegExp {
   const leaf = escapeRe(leafName(symbol));
   // The name's end: a word boundary, or for Ruby's `out_of_date?` and `save!` no more of a name.
@@ -71,7 +79,7 @@ export function definitionRe(symbol: string): RegExp {
   // Kotlin's type parameters and receiver before the name: `fun <T> KSClassDeclaration.isKotlinClass(`.
   // Ruby's class methods: `def self.fabricate(segment)`, `def Router.fabricate`. A function given to
   // a member: express-session's `Store.prototype.createSession = function(req, sess){`, `exports.x = (a) => …`.
-  return new RegExp(`(?:\\b${DEF_WORDS}[ \\t]+${leaf}${end})|(?:\\bdef[ \\t]+(?:self|[A-Z]\\w*)\\.${leaf}${end})|(?:^\\s*(?:[\\w$]+\\.)+${leaf}\\s*=\\s*(?:async\\s+)?(?:function\\b|\\([^()]*\\)\\s*=>|[\\w$]+\\s*=>))|(?:\\bfun[ \\t]+(?:<[^>\\n]*>[ \\t]*)?(?:[\\w.]+(?:<[^>\\n]*>)?\\??\\.)?${leaf}${end})|(?:\\bfunc[ \\t]*\\([^)\\n]*\\)[ \\t]*${leaf}${end})|(?:^\\s*(?:public |private |protected |static |async |export )*${leaf}\\s*(?:<[^>]*>)?\\s*(?:\\([^()]*\\)\\s*(?::\\s*[^;{=]+?\\s*)?(?:\\{|=>)|\\([^()]*\\)\\s*:\\s*[^;{=]+?;|=(?!=)|:(?!:)))|(?:^#+\\s*\`?${leaf}${end})|${typedDeclaration(leaf)}|(?:^\\s*(?:(?:public|private|protected|static|async|readonly|override|abstract) )*${leaf}<\\s*$)`, 'm');
+  return new RegExp(`(?:\\b${DEF_WORDS}[ \\t]+${leaf}${end})|(?:\\bdef[ \\t]+(?:self|[A-Z]\\w*)\\.${leaf}${end})|(?:^\\s*(?:[\\w$]+\\.)+${leaf}\\s*=\\s*(?:async\\s+)?(?:function\\b|\\([^()]*\\)\\s*=>|[\\w$]+\\s*=>))|(?:\\bfun[ \\t]+(?:<[^>\\n]*>[ \\t]*)?(?:[\\w.]+(?:<[^>\\n]*>)?\\??\\.)?${leaf}${end})|(?:\\bfunc[ \\t]*\\([^)\\n]*\\)[ \\t]*${leaf}${end})|(?:^\\s*(?:public |private |protected |static |async |export )*${leaf}\\s*(?:<[^>]*>)?\\s*(?:\\([^()]*\\)\\s*(?::\\s*[^;{=]+?\\s*)?(?:\\{|=>)|\\([^()]*\\)\\s*:\\s*[^;{=]+?;|=(?!=)|:(?!:)${NOT_AN_ENTRY}))|(?:^#+\\s*\`?${leaf}${end})|${typedDeclaration(leaf)}|(?:^\\s*(?:(?:public|private|protected|static|async|readonly|override|abstract) )*${leaf}<\\s*$)`, 'm');
 }
 
 /**
