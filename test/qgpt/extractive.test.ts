@@ -606,6 +606,14 @@ describe('extractive answerer: the order of the places', () => {
     assert.doesNotMatch(leadSentence(rankPlaces('How does the package copy my Options (path, SameSite) onto an http.Cookie?', [lit])), /`SameSite`.*defines it/);
   });
 
+  it('"where is X called?": a C function returning a struct or qualified type (`struct json_object *json_object_get(…)`) is its definition, not a call (json-c)', () => {
+    for (const l of ['struct json_object *json_object_get(struct json_object *jso)', 'const char *json_object_get(void)', 'static unsigned long json_object_get(int x) {']) assert.ok(definitionRe('json_object_get').test(l), l);
+    assert.ok(!definitionRe('json_object_get').test('\tobj = json_object_get(current);'), 'a call');
+    const def = { ...passage(0, 'json_object.c', 'struct json_object *json_object_get(struct json_object *jso)\n{\n\tif (!jso)\n\t\treturn jso;\n\tjso->_ref_count++;\n\treturn jso;\n}'), language: 'c', symbol: 'json_object_get', retrieval: 1 };
+    const use = { ...passage(1, 'json_tokener.c', 'case json_tokener_state_eatws:\n\tobj = json_object_get(current);\n\tbreak;'), language: 'c', symbol: 'json_tokener_parse_ex', retrieval: 0.6 };
+    assert.deepEqual(callSitesFirst('json_object_get', [def, use]), [1, 0]);
+  });
+
   it('"where is X called?": Ruby\'s class method (`def self.fabricate(…)`) is its definition, not a call (hanami-router)', () => {
     assert.ok(definitionRe('fabricate').test('      def self.fabricate(segment, **constraints)'), 'def self.');
     assert.ok(definitionRe('fabricate').test('  def Segment.fabricate(segment)'), 'def Class.');

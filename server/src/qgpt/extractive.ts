@@ -52,10 +52,9 @@ export function wholeNameRe(name: string): RegExp {
  * parameters: fmt's `FMT_CONSTEXPR inline auto parse_align(char c) -> align {`.
  */
 function typedDeclaration(leaf: string): string {
-  return `(?:^\\s*(?:@\\w+(?:\\([^)]*\\))?\\s+)*(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|virtual|async|default|open|suspend|sealed|native|inline|constexpr|consteval|explicit|extern|friend|[A-Z][A-Z0-9]*_[A-Z0-9_]*)\\s+)*(?!(?:return|new|await|yield|throw|raise|assert|del|defer|go|if|elif|while|else|case|in|of|typeof|not|and|or)\\s)(?:[A-Z][A-Z0-9_]*\\([^()\\n]*\\)|(?:[\\w.<>\\[\\]?,]|::)+)[ \\t*&]+${leaf}\\s*(?:<[^>]*>)?\\s*\\((?:[^()]*\\)\\s*(?:throws\\s+[\\w.,\\s]+|:\\s*[\\w.<>\\[\\]?,\\s]+)?\\s*(?:(?:const|noexcept|override)\\s*)*(?:->\\s*[^{;=]+?\\s*)?(?:\\{.*|=>.*)?|[^()]*)$)`;
+  return `(?:^\\s*(?:@\\w+(?:\\([^)]*\\))?\\s+)*(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|virtual|async|default|open|suspend|sealed|native|inline|constexpr|consteval|explicit|extern|friend|struct|enum|union|const|volatile|unsigned|signed|long|short|register|[A-Z][A-Z0-9]*_[A-Z0-9_]*)\\s+)*(?!(?:return|new|await|yield|throw|raise|assert|del|defer|go|if|elif|while|else|case|in|of|typeof|not|and|or)\\s)(?:[A-Z][A-Z0-9_]*\\([^()\\n]*\\)|(?:[\\w.<>\\[\\]?,]|::)+)[ \\t*&]+${leaf}\\s*(?:<[^>]*>)?\\s*\\((?:[^()]*\\)\\s*(?:throws\\s+[\\w.,\\s]+|:\\s*[\\w.<>\\[\\]?,\\s]+)?\\s*(?:(?:const|noexcept|override)\\s*)*(?:->\\s*[^{;=]+?\\s*)?(?:\\{.*|=>.*)?|[^()]*)$)`;
 }
 
-/** A line that defines `symbol` (by its last part), in any of the languages the index reads. */
 /**
  * After `name:`, not an entry of a literal or a list of arguments: a value and a trailing comma
  * (gorilla/sessions' `SameSite: options.SameSite,` in a Go struct literal, tenacity's parameter
@@ -64,6 +63,7 @@ function typedDeclaration(leaf: string): string {
  */
 const NOT_AN_ENTRY = String.raw`(?!(?:(?!\bfunction\b|=>)[^\n])*,[ \t]*$)`;
 
+/** A line that defines `symbol` (by its last part), in any of the languages the index reads. */
 export function definitionRe(symbol: string): RegExp {
   const leaf = escapeRe(leafName(symbol));
   // The name's end: a word boundary, or for Ruby's `out_of_date?` and `save!` no more of a name.
