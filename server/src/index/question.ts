@@ -149,10 +149,10 @@ const ASKS_FOR_CODE = /\b(?:which|what)\s+(?:function|method|class|module|struct
 const HOW_TO = /\b(how (?:do|can|should|would) (?:i|we|you|one)|how to|what should (?:i|we)|is there a way|can i|should i)\b/i;
 /**
  * A how-to that asks too how the code does it: "How can I skip logging some requests, and at what
- * point is that decision made?", "…, and how does that differ on Windows?" (morgan's README had
- * answered, its `index.js` decides; path-to-regexp's "…, and what happens if a required parameter is
- * missing?"), or that asks which code does it ("Who prints the help screen when
- * parsing fails, and how do I stop it?"). Not a second how-to ("…, and how do I undo it?").
+ * point is that decision made?" (morgan's README had answered, its `index.js` decides), "…, and how
+ * does that differ on Windows?", "…, and what happens if a required parameter is missing?"; or that
+ * asks which code does it ("Who prints the help screen when parsing fails, and how do I stop it?").
+ * Not a second how-to ("…, and how do I undo it?").
  */
 const MECHANISM = /\b(?:and|but)\s+(?:how|where|when|at what point|in which \w+)\s+(?!(?:do|can|should|would)\s+(?:i|we|you|one)\b)(?:is|are|does|do|did|was|were)\b|\b(?:and|but)\s+what\s+happens\b|^\s*who\s+(?!(?:can|could|should|would|will|knows?|wrote|writes|owns?|maintains?|works?|reviews?)\b)[a-z]+s\b/i;
 /** A user's symptom: "why does X not…", "why doesn't…", "what causes the … error", "can X break…". */
