@@ -25,6 +25,8 @@ describe('qgpt/reprompt and qgpt/hints over the worker', function () {
   });
 
   describe('reprompt without a model resolves references from the recent messages', () => {
+    /** The standalone query a follow-up is rewritten to, after `history` (newest first). */
+    const rewrite = async (query: string, history: QGPTConversationMessage[]) => (await w.request(QgptReprompt, { query, conversation: { iterable: history } })).query;
     const answerText = 'These 2 places answer the question:\n\n**`src/parser/config.ts:1-13`** (`parseConfig`) — score 0.80\n\n**`src/math.ts:1-13`** (`multiply`) — score 0.40';
     const cases: [string, QGPTConversationMessage[], RegExp][] = [
       ['a bare follow-up keeps the subject (the SDK example)', [msg('ASSISTANT', 'It returns the sum of its two arguments.'), msg('USER', 'What does add() return?')], /`add`/],
@@ -61,9 +63,19 @@ describe('qgpt/reprompt and qgpt/hints over the worker', function () {
         msg('ASSISTANT', '`CallableResolver` in [`Slim/CallableResolver.php:79-120`](Slim/CallableResolver.php#L79-L120) is where this happens (it matches “route” and “handler”).'),
         msg('USER', "When a route handler is given as a string like 'SomeClass:someMethod', how does the framework's resolver turn it into a callable?"),
       ];
-      assert.equal((await w.request(QgptReprompt, { query: 'Who calls it?', conversation: { iterable: history } })).query, 'Who calls `CallableResolver`?');
+      assert.equal(await rewrite('Who calls it?', history), 'Who calls `CallableResolver`?');
       const named = [msg('ASSISTANT', 'It is the resolver.'), msg('USER', "How does the framework's `resolveCallable` read 'Home:index'?")];
-      assert.equal((await w.request(QgptReprompt, { query: 'Who calls it?', conversation: { iterable: named } })).query, 'Who calls `resolveCallable`?');
+      assert.equal(await rewrite('Who calls it?', named), 'Who calls `resolveCallable`?');
+    });
+    it('after an answer that found its place by the question\'s words, "who calls it?" asks about that place\'s name, not a name the question listed on the way (gorilla/sessions\' `SameSite`)', async () => {
+      const history = [
+        msg('ASSISTANT', '`newCookieFromOptions` in [`cookie.go:1-23`](cookie.go#L1-L23) is where this happens (it matches “options” and “path”); see also `Options` ([`options.go:1-24`](options.go#L1-L24)).'),
+        msg('USER', 'How does the session package copy my Options (path, domain, max-age, SameSite, partitioned) onto an http.Cookie?'),
+      ];
+      assert.equal(await rewrite('Who calls it?', history), 'Who calls `newCookieFromOptions`?');
+      // A name the answer defines as asked stays the subject ("`parseConfig` … defines it").
+      const asked = [msg('ASSISTANT', '`parseConfig` in [`src/parser/config.ts:1-13`](src/parser/config.ts#L1-L13) defines it.'), msg('USER', 'What does `parseConfig` do with `ConfigError`?')];
+      assert.equal(await rewrite('Who calls it?', asked), 'Who calls `parseConfig`?');
     });
     it("a follow-up to an answer whose first place goes by no name (a document) is about that file, not the next place's name", async () => {
       const history = [

@@ -64,6 +64,9 @@ export function isSubjectName(s: string): boolean {
   return leaf.length > 2 && !NOT_A_SUBJECT.has(leaf.toLowerCase()) && QUALIFIED_NAME_RE.test(s);
 }
 
+/** The lead of an answer whose first place the question's words found, not a name it asked about. */
+const LEAD_BY_WORDS = /^`[^`\n]+` in \[[^\]\n]*\]\([^)\n]*\) is where this happens/;
+
 /** A follow-up that asks for call sites or uses ("who calls it?", "where is that used?"). */
 const CALL_SITES_RE = /\b(?:called|calls?|used|uses|invoked|referenced|imported|callers?|usages?)\b/i;
 
@@ -152,7 +155,11 @@ export function repromptRules(query: string, history: QGPTConversationMessage[],
   // before any symbol: the follow-up is about that file, not about the next place's name.
   const text = lastAnswer?.text ?? '';
   const pathFirst = !userSymbols.length && fromAnswer.paths.length > 0 && (!answerSymbols.length || text.indexOf(fromAnswer.paths[0]!) < text.indexOf(answerSymbols[0]!));
-  const first = pathFirst ? undefined : symbols[0];
+  // An answer that found its place by the question's words ("`newCookieFromOptions` in … is where
+  // this happens") is about that place: "who calls it?" asks about its name, not a name the question
+  // listed on the way (gorilla/sessions' "copy my Options (path, domain, SameSite) onto a cookie").
+  const byWords = LEAD_BY_WORDS.test(text.trim()) && answerSymbols.length > 0;
+  const first = pathFirst ? undefined : byWords ? answerSymbols[0] : symbols[0];
   // A constructor is called by its class's name (`Console(…)`, `new Console(…)`): asked where it is
   // called or how it is tested, the subject is the class.
   const subject = first && (callSites || asksAboutTests(query)) ? classOfConstructor(first) : first;
