@@ -129,27 +129,32 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
   // "How is X tested?" where no test calls it by name: the tests named after it come first
   // (echo's `TestBindQueryParams` binds through `c.Bind`).
   const named = testsFirst && !order.some((x) => x.test && x.calls) ? new Set(order.filter((x) => x.test && testNamedAfter(passages[x.i]!, symbol)).map((x) => x.i)) : undefined;
-  // Nor any named after it: the tests that use its class (okio's `CommonBufferTest` reads
-  // `SegmentPool.byteCount`; no test calls `SegmentPool.recycle`) before the code that calls it.
+  // Nor any named after it, the first of these that finds any, before the code that calls it:
+  type Place = (typeof order)[number];
+  const testsThat = (keep: (x: Place) => boolean) => new Set(order.filter((x) => x.test && keep(x)).map((x) => x.i));
   const ownerRe = owner ? wholeNameRe(owner) : undefined;
-  let ofOwner = named && !named.size && ownerRe ? new Set(order.filter((x) => x.test && ownerRe.test(passages[x.i]!.text)).map((x) => x.i)) : undefined;
-  // Nor any of its class: the tests of the module that defines it (python-dotenv's `tests/test_variables.py`).
-  if (named && !named.size && !ofOwner?.size) {
-    const modules = order.filter((x) => x.defines && !x.test).map((x) => passages[x.i]!.path ?? '');
-    ofOwner = new Set(order.filter((x) => x.test && modules.some((m) => isTestOfModule(passages[x.i]!.path ?? '', m))).map((x) => x.i));
-  }
-  // Nor of its module: the tests the search found for the question, before the code that calls it
-  // (minimatch's `test/patterns.js` reaches `parseClass` through `minimatch()`; its caller in
-  // `src/ast.ts` had answered "how is it tested?").
-  if (named && !named.size && !ofOwner?.size) ofOwner = new Set(order.filter((x) => x.test && !x.doc).map((x) => x.i));
+  const fallbacks = [
+    // the tests that use its class (okio's `CommonBufferTest` reads `SegmentPool.byteCount`; no test calls `SegmentPool.recycle`);
+    () => testsThat((x) => !!ownerRe?.test(passages[x.i]!.text)),
+    // the tests of the module that defines it (python-dotenv's `tests/test_variables.py`);
+    () => {
+      const modules = order.filter((x) => x.defines && !x.test).map((x) => passages[x.i]!.path ?? '');
+      return testsThat((x) => modules.some((m) => isTestOfModule(passages[x.i]!.path ?? '', m)));
+    },
+    // the tests the search found for the question (minimatch's `test/patterns.js` reaches `parseClass`
+    // through `minimatch()`; its caller in `src/ast.ts` had answered "how is it tested?").
+    () => testsThat((x) => !x.doc),
+  ];
+  let found: Set<number> | undefined;
+  if (named && !named.size) for (const pick of fallbacks) if ((found = pick()).size) break;
   // A document's example of a call comes after the code's calls (koa's `app.callback()` in docs/api).
   // A call on the class asked about (`c.Execute()` in a method of `Command` for `Command.Execute`)
   // is one, also beside the definition; a call on something else named so (`t.Execute(w, data)` on
   // a template) comes after it.
   // The function's own body calls it only to recurse (loguru's `_make_rotation_function` calls
   // itself four times; `FileSink.__init__` is the caller asked for): a definition that calls it.
-  const rank = (x: (typeof order)[number]) =>
-    named?.has(x.i) ? -1 : ofOwner?.has(x.i) ? -0.5 : x.calls && x.doc ? 2.5 : x.owned && !x.doc && !x.own ? 0 : x.calls && !x.defines && !x.own ? (x.direct ? (owner && order.some((o) => o.owned) ? 0.5 : 0) : 1) : x.calls ? 2 : 3;
+  const rank = (x: Place) =>
+    named?.has(x.i) ? -1 : found?.has(x.i) ? -0.5 : x.calls && x.doc ? 2.5 : x.owned && !x.doc && !x.own ? 0 : x.calls && !x.defines && !x.own ? (x.direct ? (owner && order.some((o) => o.owned) ? 0.5 : 0) : 1) : x.calls ? 2 : 3;
   // "Where is X tested?": of the places that call X, the tests' first.
   return order.sort((a, b) => rank(a) - rank(b) || Number(b.test) - Number(a.test) || a.i - b.i).map((x) => x.i);
 }
