@@ -272,6 +272,12 @@ describe('index: tokens, chunks and the walk', () => {
     assert.equal(only!.symbol, 'write');
     const [shim] = await chunkText("declare module '*.vue' {\n  const component: unknown;\n  export default component;\n}\n", languageOf('shims-vue.d.ts')!);
     assert.ok(!/\*\.vue/.test(shim!.symbol ?? ''), `no module string as a name: ${shim!.symbol}`);
+    // CommonJS's imports name nothing: fs-extra's chunk of them and a doc comment goes by the comment's function.
+    const doc = Array.from({ length: 24 }, (_, i) => ` * Returns the two paths of a symlink, line ${i}.`).join('\n');
+    const cjs = `'use strict'\n\nconst path = require('path')\nconst fs = require('../fs')\nconst u = require('universalify').fromPromise\n\n/**\n${doc}\n */\n\nasync function symlinkPaths (srcpath, dstpath) {\n${'  await fs.lstat(srcpath)\n'.repeat(36)}}\n`;
+    const [head] = await chunkText(cjs, languageOf('lib/ensure/symlink-paths.js')!);
+    assert.equal(head!.symbol, 'symlinkPaths', `${head!.startLine}-${head!.endLine}`);
+    assert.equal((await chunkText("const app = createApp()\nconst port = 3000\n", languageOf('server.js')!))[0]!.symbol, 'app, port', 'other declarations name it');
   });
 
   it('names the pieces of a function too big for one chunk by the function, never by its locals', async () => {
@@ -310,6 +316,21 @@ describe('index: tokens, chunks and the walk', () => {
     assert.equal(csDoc.symbol, 'ResiliencePipelineBuilderBase');
   });
 
+
+  it('keeps a method\'s doc comment in the method\'s chunk where the budget runs out between them (connection_pool\'s `TimedStack#pop`), in Ruby and TypeScript', async () => {
+    const filler = (n: number, line: string) => Array.from({ length: n }, () => line).join('\n');
+    const rb = `class TimedStack\n  def push(obj)\n${filler(40, '    @que.push obj')}\n  end\n\n  ##\n  # Retrieves a connection from the stack, waiting up to +timeout+ seconds.\n  # @option options [Float] :timeout (0.5) Wait this many seconds for an available entry\n  def pop(timeout: 0.5)\n${filler(20, '    @resource.wait(@mutex, to_wait)')}\n  end\nend\n`;
+    const rbChunks = await chunkText(rb, languageOf('timed_stack.rb')!);
+    const pop = rbChunks.find((c) => c.text.includes('def pop'))!;
+    assert.ok(pop.text.includes('Wait this many seconds'), rbChunks.map((c) => `${c.startLine}-${c.endLine} ${c.symbol}`).join('; '));
+    assert.equal(pop.symbol, 'TimedStack › pop');
+    assert.ok(!rbChunks.find((c) => c.text.includes('def push'))!.text.includes('Retrieves'));
+    const ts = `export class Queue {\n  add(item: number) {\n${filler(40, '    this.items.push(item);')}\n  }\n\n  /** Waits until the queue is empty: resolves when the last item is done. */\n  onEmpty(): Promise<void> {\n${filler(25, '    this.pending += 0;')}\n    return this.idle;\n  }\n}\n`;
+    const tsChunks = await chunkText(ts, languageOf('queue.ts')!);
+    assert.ok(tsChunks.find((c) => c.text.includes('onEmpty('))!.text.includes('Waits until'), tsChunks.map((c) => `${c.startLine}-${c.endLine} ${c.symbol}`).join('; '));
+    // Every line still lands in exactly one chunk.
+    assert.equal(rbChunks.map((c) => c.text).join('\n'), rb.replace(/\n$/, ''));
+  });
   it('cuts a big file into pieces within the line budget, and markdown by headings', async () => {
     const fns = Array.from({ length: 80 }, (_, i) => `function helper${i}(x: number) {\n  const y = x * ${i};\n  return y + 1;\n}\n`).join('\n');
     const chunks = await chunkText(fns, languageOf('big.ts'));

@@ -145,6 +145,9 @@ function defName(n: TSNode): string | undefined {
   if (n.type === 'lexical_declaration' || n.type === 'variable_declaration') {
     const decl = n.namedChildren.find((c) => c?.type === 'variable_declarator');
     const nm = decl?.childForFieldName('name');
+    // CommonJS's import (`const fs = require('../fs')`, `const u = require('universalify').fromPromise`)
+    // defines nothing: fs-extra's chunk of them and `symlinkPaths`' doc comment was `path, fs, u`.
+    if (/^require\s*\(/.test(decl?.childForFieldName('value')?.text ?? '')) return undefined;
     return nm ? nameLike(nm.text) : undefined;
   }
   // Go: `type Echo struct { … }` is a declaration around a spec that holds the name.
@@ -347,6 +350,19 @@ function sumChars(lines: string[], a: number, b: number): number {
   return n;
 }
 
+/**
+ * The pieces at the end of `cur` that are the doc comment of the definition `p` starts, where they
+ * and `p` fit one chunk together and something else stays behind in `cur`.
+ */
+function docBefore(cur: Piece[], p: Piece): Piece[] {
+  let k = cur.length;
+  const level = p.parents.join('›');
+  while (k > 1 && cur[k - 1]!.doc !== undefined && p.names.includes(cur[k - 1]!.doc!) && cur[k - 1]!.parents.join('›') === level) k--;
+  const doc = cur.slice(k);
+  if (!doc.length || p.end - doc[0]!.start + 1 > MAX_LINES || doc.reduce((a, d) => a + d.chars, p.chars) > MAX_CHARS) return [];
+  return doc;
+}
+
 /** Adjacent pieces merge while they fit the budget; every line of the file lands in exactly one chunk. */
 function mergePieces(pieces: Piece[], lines: string[]): Chunk[] {
   const sorted = pieces.filter((p) => p.end >= p.start).sort((a, b) => a.start - b.start);
@@ -361,9 +377,14 @@ function mergePieces(pieces: Piece[], lines: string[]): Chunk[] {
     const lineCount = p.end - (cur.length ? curStart : p.start) + 1;
     const sameParent = !cur.length || cur[0]!.parents.join('›') === p.parents.join('›');
     if (cur.length && (lineCount > MAX_LINES || curChars + p.chars > MAX_CHARS || !sameParent)) {
-      groups.push(cur);
-      cur = [];
-      curChars = 0;
+      // A definition's doc comment goes on with it into the next chunk: connection_pool's
+      // `TimedStack#pop`, cut from the comment that says it waits (`timeout`, "Wait this many
+      // seconds…"), was quoted by the next method's comment, `shutdown`'s.
+      const doc = docBefore(cur, p);
+      groups.push(cur.slice(0, cur.length - doc.length));
+      cur = doc;
+      curChars = doc.reduce((a, d) => a + d.chars, 0);
+      if (doc.length) curStart = doc[0]!.start;
     }
     if (!cur.length) curStart = p.start;
     cur.push(p);
