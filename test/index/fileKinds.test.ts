@@ -108,9 +108,9 @@ describe('declarations, translation catalogs, project settings and vendored code
 
   it('knows translation catalogs by their paths', () => {
     for (const p of ['sphinx/locale/fr/LC_MESSAGES/sphinx.po', 'sphinx/locale/fr/LC_MESSAGES/sphinx.js', 'po/de.po', 'locale/messages.pot', 'django/conf/locale/de/formats.py',
-      'public/locales/pt-BR/translation.json', 'src/i18n/fr.json', 'config/locales/en.yml', 'resources/lang/en/auth.php', 'po/DE.PO'])
+      'public/locales/pt-BR/translation.json', 'src/i18n/fr.json', 'config/locales/en.yml', 'resources/lang/en/auth.php', 'po/DE.PO', 'src/Humanizer/Locales/en.yml', 'src/Humanizer/Locales/pt-BR.yml'])
       assert.ok(isCatalogPath(p), p);
-    for (const p of ['sphinx/locale/__init__.py', 'sphinx/util/i18n.py', 'src/poll.py', 'src/repo.ts', 'django/utils/formats.py', 'src/locales/index.ts', 'src/i18n/loader.ts', 'django/conf/locale/__init__.py']) assert.ok(!isCatalogPath(p), p);
+    for (const p of ['sphinx/locale/__init__.py', 'sphinx/util/i18n.py', 'src/poll.py', 'src/repo.ts', 'django/utils/formats.py', 'src/locales/index.ts', 'src/i18n/loader.ts', 'django/conf/locale/__init__.py', 'src/Humanizer/Localisation/Formatters/DefaultFormatter.cs']) assert.ok(!isCatalogPath(p), p);
   });
 
   it('knows a project\'s build and tool settings by their paths', () => {
@@ -123,10 +123,12 @@ describe('declarations, translation catalogs, project settings and vendored code
       // Citation records (tqdm's .zenodo.json).
       '.zenodo.json', 'CITATION.cff', 'codemeta.json',
       // Documentation tools' settings (json-c's doc/Doxyfile.in).
-      'doc/Doxyfile.in', 'Doxyfile', 'mkdocs.yml'])
+      'doc/Doxyfile.in', 'Doxyfile', 'mkdocs.yml',
+      // Build tools' wrapper scripts (clikt's `gradlew`, which had led "how are quotes and backslashes in an @argfile handled?").
+      'gradlew', 'gradlew.bat', 'mvnw', 'mvnw.cmd'])
       assert.ok(isProjectConfigPath(p), p);
     for (const p of ['src/package.ts', 'src/config.ts', 'src/flask/config.py', 'docs/config.rst', 'src/json/tsconfig.ts', 'src/node/config.ts', 'src/configs.config/index.ts', 'src/cargo.rs', 'pkg/go/mod.go', 'src/requirements.py', '.github/ISSUE_TEMPLATE/bug.md', 'src/werkzeug/security.py', 'src/license.ts', 'docs/contributing/index.md', 'lib/conf.js', 'src/server.conf.py',
-      'src/agents.md', 'src/llms.ts', 'lib/agents/index.ts', 'src/cursor/rules.ts', 'src/doxyfile.c', 'src/mkdocs.py']) assert.ok(!isProjectConfigPath(p), p);
+      'src/agents.md', 'src/llms.ts', 'lib/agents/index.ts', 'src/cursor/rules.ts', 'src/doxyfile.c', 'src/mkdocs.py', 'src/gradlew.kt']) assert.ok(!isProjectConfigPath(p), p);
   });
 
   it('knows vendored code by its paths', () => {

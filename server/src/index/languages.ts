@@ -372,8 +372,11 @@ export function bracketDepth(line: string): number {
 }
 
 const CATALOG_PATH = /(^|\/)LC_MESSAGES\/|\.pot?$/i;
-/** A language's folder or file under `locale/`, `locales/`, `i18n/` or `lang/` (`de/`, `pt-BR.json`); case-sensitive, as language codes are lower-case. */
-const PER_LANGUAGE_PATH = /(^|\/)(locales?|i18n|lang)\/[a-z]{2}([_-][A-Za-z]{2,4})?(\/|\.(json|ya?ml|js|ts|properties|toml|ini)$)/;
+/**
+ * A language's folder or file under `locale/`, `locales/`, `i18n/` or `lang/` (`de/`, `pt-BR.json`;
+ * Humanizer's `Locales/en.yml`); the code case-sensitive, as language codes are lower-case.
+ */
+const PER_LANGUAGE_PATH = /(^|\/)([Ll]ocales?|i18n|[Ll]ang)\/[a-z]{2}([_-][A-Za-z]{2,4})?(\/|\.(json|ya?ml|js|ts|properties|toml|ini)$)/;
 
 /**
  * Translation catalogs (gettext `.po` / `.pot` files and everything under `LC_MESSAGES/`, such as
@@ -387,7 +390,7 @@ export function isCatalogPath(relPath: string): boolean {
 }
 
 const PROJECT_CONFIG_PATH =
-  /(^|\/)([jt]sconfig[^/]*\.json|package(-lock)?\.json|jsr\.json|deno\.jsonc?|bunfig\.toml|pnpm-(lock|workspace)\.yaml|yarn\.lock|[^/]*\.lock|pyproject\.toml|setup\.cfg|tox\.ini|pytest\.ini|MANIFEST\.in|\.pre-commit-config\.ya?ml|\.readthedocs\.ya?ml|\.editorconfig|\.gitignore|\.gitattributes|\.npmignore|\.eslintrc[^/]*|\.prettierrc[^/]*|(eslint|prettier|vitest|jest|tsup|rollup|babel|commitlint|lint-staged)\.config\.[a-z]+|[\w-]+\.conf(?:ig)?\.[cm]?[jt]s|(?:Gruntfile|gulpfile)\.[cm]?[jt]s|renovate\.json5?|codecov\.ya?ml|\.github\/(workflows\/)?[^/]+\.ya?ml|go\.(mod|sum|work)|Cargo\.toml|\.golangci\.ya?ml|requirements[^/]*\.txt|Gemfile|composer\.json|pom\.xml|build\.gradle(\.kts)?|module-info\.java|[^/]+\.(csproj|fsproj|vbproj|sln)|meson\.build|meson_options\.txt|meson\.options|CMakeLists\.txt|[^/]+\.cmake|vcpkg\.json|Package\.swift|Cartfile|[^/]+\.podspec|[^/]+\.gemspec|Directory\.(Build|Packages)\.(props|targets)|Doxyfile(?:\.in)?|mkdocs\.ya?ml)$/i;
+  /(^|\/)([jt]sconfig[^/]*\.json|package(-lock)?\.json|jsr\.json|deno\.jsonc?|bunfig\.toml|pnpm-(lock|workspace)\.yaml|yarn\.lock|[^/]*\.lock|pyproject\.toml|setup\.cfg|tox\.ini|pytest\.ini|MANIFEST\.in|\.pre-commit-config\.ya?ml|\.readthedocs\.ya?ml|\.editorconfig|\.gitignore|\.gitattributes|\.npmignore|\.eslintrc[^/]*|\.prettierrc[^/]*|(eslint|prettier|vitest|jest|tsup|rollup|babel|commitlint|lint-staged)\.config\.[a-z]+|[\w-]+\.conf(?:ig)?\.[cm]?[jt]s|(?:Gruntfile|gulpfile)\.[cm]?[jt]s|renovate\.json5?|codecov\.ya?ml|\.github\/(workflows\/)?[^/]+\.ya?ml|go\.(mod|sum|work)|Cargo\.toml|\.golangci\.ya?ml|requirements[^/]*\.txt|Gemfile|composer\.json|pom\.xml|build\.gradle(\.kts)?|module-info\.java|[^/]+\.(csproj|fsproj|vbproj|sln)|meson\.build|meson_options\.txt|meson\.options|CMakeLists\.txt|[^/]+\.cmake|vcpkg\.json|Package\.swift|Cartfile|[^/]+\.podspec|[^/]+\.gemspec|Directory\.(Build|Packages)\.(props|targets)|Doxyfile(?:\.in)?|mkdocs\.ya?ml|gradlew(?:\.bat)?|mvnw(?:\.cmd)?)$/i;
 /** A project's papers (licence, maintainers, how to contribute or report a vulnerability): by their upper-case names. */
 const PROJECT_PAPERS_PATH = /(^|\/)(LICEN[CS]E|COPYING|NOTICE|MAINTAINERS|SECURITY|CODE_OF_CONDUCT|CONTRIBUTING|AUTHORS|CONTRIBUTORS|CODEOWNERS|FUNDING|SUPPORT|GOVERNANCE|CLAUDE|AGENTS|GEMINI)(\.(md|txt|rst|ya?ml))?$/;
 /**
