@@ -13,7 +13,7 @@ import { literalsOf, parseQuery, agentVerbs, versionedNames } from '../../server
 import { SearchEngine } from '../../server/src/index/searchEngine';
 import { queryTerms } from '../../server/src/qgpt/terms';
 import { terms } from '../../server/src/index/tokens';
-import { acronymPhrases, irregularVerbs, phrasalVerbs, specialMethods } from '../../server/src/index/acronyms';
+import { abbreviationsOf, acronymPhrases, irregularVerbs, phrasalVerbs, specialMethods } from '../../server/src/index/acronyms';
 import { asksAboutTests, callSiteSymbol } from '../../server/src/qgpt/intent';
 import { isTestPath, isExamplePath, asksAboutExamples } from '../../server/src/index/languages';
 import { fileWriter } from '../helpers/files';
@@ -160,6 +160,23 @@ describe('question: what a question asks', () => {
     assert.deepEqual(phrasalVerbs('Where are users signed in after they sign up, and is the migration rolled back?'), ['rollback', 'signin', 'login', 'signup', 'register']);
     assert.deepEqual(phrasalVerbs('the timeout is out of time; fallback values; a sign of input'), []);
     assert.ok(parseQuery('how do I clean up after a request?').terms.some((t) => t.term === 'cleanup' && t.weight < 1), 'at less weight than the words themselves');
+  });
+
+  it('adds the short forms code writes for a word ("directory" → dir, "context" → ctx), at less weight than the words', () => {
+    assert.deepEqual(abbreviationsOf('What happens if I ask to empty a directory that does not exist yet?'), ['dir']);
+    assert.deepEqual(abbreviationsOf('Which arguments and configuration values does the request context carry?'), ['args', 'config', 'cfg', 'req', 'ctx']);
+    assert.deepEqual(abbreviationsOf('a specific author; the dir, ctx and args; an express route'), [], 'not "specific" or "author", not what is short already');
+    const empty = parseQuery('What happens if I ask to empty a directory that does not exist yet?').terms;
+    assert.ok(empty.some((t) => t.term === 'dir' && t.weight < empty.find((x) => x.term === 'directori')!.weight), 'at less weight than the word itself');
+  });
+
+  it('reads no code words in idioms ("one at a time", "a lot of"), in the search and in the answer', () => {
+    const q = 'When I write a lot of rows one at a time, how often is the output flushed?';
+    const searched = parseQuery(q).terms.map((t) => t.term);
+    assert.ok(searched.includes('flush') && searched.includes('row'), searched.join(' '));
+    assert.ok(!searched.includes('time') && !searched.includes('lot'), searched.join(' '));
+    assert.ok(!queryTerms(q).weights.has('time'));
+    assert.ok(parseQuery('What happens when the time limit runs out?').terms.some((t) => t.term === 'time'), 'time itself is a word');
   });
 
   it("adds the Python special methods a question describes in words, in questions only", () => {

@@ -183,3 +183,68 @@ export function synonymsOf(text: string): string[] {
   }
   return [...out];
 }
+
+/**
+ * Words that code writes short: a question says "directory", fs-extra's code `emptyDir`; "context",
+ * hono's `ctx`; "arguments", `args`. Keyed by the word's stem (the plural and the verb's forms too),
+ * only abbreviations that code uses for that word alone (not "specific" → `spec`, nor "author" →
+ * `auth`, whose stems are those of "specification" and "authorization").
+ */
+const ABBREVIATIONS = new Map<string, string[]>(
+  Object.entries({
+    directori: ['dir'],
+    configur: ['config', 'cfg'],
+    argument: ['args'],
+    paramet: ['params'],
+    attribut: ['attr', 'attrs'],
+    environ: ['env'],
+    environment: ['env'],
+    messag: ['msg'],
+    request: ['req'],
+    respons: ['resp'],
+    error: ['err'],
+    context: ['ctx'],
+    initi: ['init'],
+    initialis: ['init'],
+    initializ: ['init'],
+    temporari: ['tmp', 'temp'],
+    length: ['len'],
+    callback: ['cb'],
+    refer: ['ref'],
+    databas: ['db'],
+    inform: ['info'],
+    authent: ['auth'],
+    repositori: ['repo'],
+    packag: ['pkg'],
+    librari: ['lib'],
+    applic: ['app'],
+    charact: ['char'],
+    buffer: ['buf'],
+    address: ['addr'],
+    connect: ['conn'],
+    implement: ['impl'],
+    maximum: ['max'],
+    minimum: ['min'],
+    sequenc: ['seq'],
+    command: ['cmd'],
+    separ: ['sep'],
+    delimit: ['delim'],
+    destin: ['dest', 'dst'],
+    sourc: ['src'],
+    previou: ['prev'],
+    synchron: ['sync'],
+    asynchron: ['async'],
+    expression: ['expr'],
+    statement: ['stmt'],
+    certif: ['cert'],
+    dictionari: ['dict'],
+    millisecond: ['ms'],
+  }),
+);
+
+/** The short forms code writes for a text's words ("directory" → `dir`), once each. */
+export function abbreviationsOf(text: string): string[] {
+  const out = new Set<string>();
+  for (const w of text.toLowerCase().match(/[a-z]{4,}/g) ?? []) for (const a of ABBREVIATIONS.get(stem(w)) ?? []) if (a !== w) out.add(a);
+  return [...out];
+}

@@ -1,7 +1,7 @@
 import { terms, pathTerms, splitIdentifier, stem, isStopWord, noValueTerms } from './tokens';
 import type { QueryTerm } from './bm25';
-import { analyzeQuestion, withoutTestDomain, type QuestionInfo } from './question';
-import { acronymPhrases, irregularVerbs, phrasalVerbs, specialMethods, synonymsOf } from './acronyms';
+import { analyzeQuestion, withoutIdioms, withoutTestDomain, type QuestionInfo } from './question';
+import { abbreviationsOf, acronymPhrases, irregularVerbs, phrasalVerbs, specialMethods, synonymsOf } from './acronyms';
 
 /** A question, commit message or issue text turned into weighted search terms and path hints. */
 export interface ParsedQuery {
@@ -63,7 +63,7 @@ export function parseQuery(text: string): ParsedQuery {
     for (const t of list) weights.set(t, (weights.get(t) ?? 0) + w);
   };
   // Stack traces and logs repeat paths and frames; the prose around them is what is asked.
-  add(terms(text), 1);
+  add(terms(withoutIdioms(text)), 1);
   // "hot module replacement" is `hmr` in the code: the name weighs what the phrase's words do.
   const initials = acronymPhrases(text);
   for (const a of initials) add(terms(a.name), a.words);
@@ -76,6 +76,9 @@ export function parseQuery(text: string): ParsedQuery {
   add(irregularVerbs(text).flatMap((w) => terms(w)), 0.5);
   // "How are comments deleted?" is Rails' `destroy`, a collection's `remove`: the others at half weight.
   add(synonymsOf(text).flatMap((w) => terms(w)), 0.5);
+  // "What happens if I ask to empty a directory…?" is fs-extra's `emptyDir`: the short forms code
+  // writes at half weight.
+  add(abbreviationsOf(text).flatMap((w) => terms(w)), 0.5);
   // "HTTP/2", "UTF-8", "SHA-256" are `http2`, `utf8`, `sha256` in the code, which the words
   // alone ("http", "utf") do not tell apart from every other version.
   add(versionedNames(text).map((v) => '=' + v.name), 1);

@@ -215,6 +215,18 @@ function framingOf(text: string): Map<string, number> {
   return out;
 }
 
+/**
+ * Idioms whose words mean nothing of the code: "one at a time", "a lot of" (league/csv's "When I
+ * write a lot of rows one at a time, how often is the output flushed?" had been answered by a
+ * `DateTimeField` for its "time").
+ */
+const IDIOMS = /\b(?:(?:one|two|three|several|many|few|\d+)\s+)?at\s+a\s+time\b|\ba\s+lot\s+of\b|\blots\s+of\b/gi;
+
+/** The text with its idioms' words blanked out (see {@link IDIOMS}). */
+export function withoutIdioms(text: string): string {
+  return text.replace(IDIOMS, (m) => ' '.repeat(m.length));
+}
+
 /** Whether a lower-case word only frames a question ("happens", "mechanism", "relationship"). */
 export function isFramingWord(word: string): boolean {
   return framingWords.has(word);
