@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { answerOrder, callPattern, citedPlaces, definitionRe, leadSentence, nameCoverage, quotedSymbol, rankPlaces } from '../../server/src/qgpt/extractive';
+import { answerOrder, callPattern, citedPlaces, definitionRe, leadSentence, nameCoverage, quotedSymbol, quoteWindow, rankPlaces } from '../../server/src/qgpt/extractive';
 import { entitiesOf } from '../../server/src/qgpt/reprompt';
 import { analyzeQuestion } from '../../server/src/index/question';
 import { callSiteSymbol, isTestPassage } from '../../server/src/qgpt/intent';
@@ -76,6 +76,12 @@ describe('extractive answerer: matching question words to code', () => {
     assert.deepEqual(cli!.defines, ['routes_command'], 'the fenced words (`domain`, `is`, `Tip`) are no names the answer names');
   });
 
+  it('reads "e.g." and "i.e." as words, not as dotted names of code; `e.g` in a code span still names', () => {
+    assert.deepEqual(queryTerms('Why does my program panic when I set up the HTTP pool a second time, e.g. in tests, i.e. twice?').symbols, []);
+    assert.deepEqual(queryTerms('Why does `e.g` panic?').symbols, ['e.g']);
+    assert.deepEqual(queryTerms('Where is pool.Set called?').symbols, ['pool.Set']);
+  });
+
   it('a quote ends where the next definition starts, and is named by the code it is in, not by the definition after it', () => {
     // mkdocs: `run` calls `path_to_url`; `_target_uri` follows in the same chunk and its header says "path" too.
     const text = [
@@ -145,6 +151,20 @@ describe('extractive answerer: matching question words to code', () => {
     const plain = ['func New() *Echo {', '\te := &Echo{}', '\te.Server = new(http.Server)', '\te.Listener = nil', '\te.Logger = log.Default()', '\te.Binder = &DefaultBinder{}', '\treturn e', '}', '', '// Handlers run when a handler returns an error.', ''].join('\n');
     const [u] = rankPlaces('what happens when a handler returns an error?', [{ ...passage(0, 'echo.go', plain), language: 'go', symbol: 'New' }]);
     assert.notEqual(quotedSymbol(u!), 'Handlers');
+    // parson (C): a header's declaration below the comment that says how it works goes by what it
+    // declares, not by the declaration the chunk is named for above them.
+    const h2 = ['size_t      json_serialization_size_pretty(const JSON_Value *value); /* returns 0 on fail */', 'int  json_value_equals(const JSON_Value *a, const JSON_Value *b);', '', '/* Validation', '   This is *NOT* JSON Schema. It validates json by checking if object have identically', '   named fields with matching types.', '   Empty objects ({}) validate all objects,', '   null validates values of every type.', ' */', 'JSON_Status json_validate(const JSON_Value *schema, const JSON_Value *value);', ''].join('\n');
+    const [v] = rankPlaces('how does checking a value against a schema treat null and empty objects?', [{ ...passage(0, 'parson.h', h2), language: 'c', symbol: 'json_serialization_size_pretty, json_value_equals' }]);
+    assert.ok(v!.quote.some((l) => l.startsWith('JSON_Status json_validate')), v!.quote.join('\n'));
+    assert.equal(quotedSymbol(v!), 'json_validate');
+  });
+
+  it('a quote starts a line early for the comment or decorator above it, not for a comment\'s closing `*/` alone (hono\'s `valid()`)', () => {
+    const lines = ['  formData(): Promise<FormData> {', '    return this.#cachedBody(\'formData\')', '  }', '', '  /**', '   * Gets validated data from the request.', '   * @see https://hono.dev/docs/api/request#valid', '   */', '  valid(target: keyof ValidationTargets) {', '    return this.#validatedData?.[target] as unknown', '  }', ...Array.from({ length: 10 }, (_, i) => `  other${i}() {}`)];
+    const scores = lines.map((l) => (l.startsWith('  valid(') ? 3 : l.includes('validated') ? 1 : 0));
+    assert.equal(quoteWindow(lines, scores).start, 8);
+    const hashed = ['x = 1', 'y = 2', '', '# Validates the data.', 'def valid(target):', '    return target', ...Array.from({ length: 10 }, (_, i) => `z${i} = ${i}`)];
+    assert.equal(quoteWindow(hashed, hashed.map((l) => (l.startsWith('def valid') ? 3 : 0))).start, 3, 'a comment line above still leads in');
   });
 
   it('names a Go method by its receiver, which the chunk\'s names leave out', () => {
@@ -612,6 +632,14 @@ describe('extractive answerer: the order of the places', () => {
     const def = { ...passage(0, 'json_object.c', 'struct json_object *json_object_get(struct json_object *jso)\n{\n\tif (!jso)\n\t\treturn jso;\n\tjso->_ref_count++;\n\treturn jso;\n}'), language: 'c', symbol: 'json_object_get', retrieval: 1 };
     const use = { ...passage(1, 'json_tokener.c', 'case json_tokener_state_eatws:\n\tobj = json_object_get(current);\n\tbreak;'), language: 'c', symbol: 'json_tokener_parse_ex', retrieval: 0.6 };
     assert.deepEqual(callSitesFirst('json_object_get', [def, use]), [1, 0]);
+  });
+
+  it('"where is X called?": a C# method returning a generic type with spaces (`FrozenDictionary<string, T>`) or a named tuple is its definition, not a call (Humanizer)', () => {
+    for (const l of ['    public static FrozenDictionary<string, T> GetDehumanized() =>', '    internal static Dictionary<string, List<T>> GetDehumanized()', '    public static (string Text, bool IsMetadata) GetDehumanized(T input)']) assert.ok(definitionRe('GetDehumanized').test(l), l);
+    for (const l of ['        var dehumanized = EnumCache<T>.GetDehumanized();', '    return GetDehumanized();', '    if (a < b, c > d) GetDehumanized()']) assert.ok(!definitionRe('GetDehumanized').test(l), l);
+    const def = { ...passage(0, 'src/Humanizer/EnumCache.cs', '    public static FrozenDictionary<string, T> GetDehumanized() =>\n        DefaultInfo.Value.Dehumanized;'), language: 'csharp', symbol: 'EnumCache › GetDehumanized', retrieval: 1 };
+    const use = { ...passage(1, 'src/Humanizer/EnumDehumanizeExtensions.cs', '    static T DehumanizeToPrivate<T>(string input)\n    {\n        var dehumanized = EnumCache<T>.GetDehumanized();\n    }'), language: 'csharp', symbol: 'EnumDehumanizeExtensions › DehumanizeToPrivate', retrieval: 0.6 };
+    assert.deepEqual(callSitesFirst('EnumCache.GetDehumanized', [def, use]), [1, 0]);
   });
 
   it('"where is X called?": Ruby\'s class method (`def self.fabricate(…)`) is its definition, not a call (hanami-router)', () => {

@@ -77,6 +77,16 @@ describe('qgpt/reprompt and qgpt/hints over the worker', function () {
       const asked = [msg('ASSISTANT', '`parseConfig` in [`src/parser/config.ts:1-13`](src/parser/config.ts#L1-L13) defines it.'), msg('USER', 'What does `parseConfig` do with `ConfigError`?')];
       assert.equal(await rewrite('Who calls it?', asked), 'Who calls `parseConfig`?');
     });
+    it('"the file" after the user spoke of a file of theirs (an @argfile, a `.env` file) is that file, not the answer\'s source file', async () => {
+      const answer = msg('ASSISTANT', '`CommandLineParser` in [`clikt/src/parsers/CommandLineParser.kt:12-66`](clikt/src/parsers/CommandLineParser.kt#L12-L66) is where this happens (it matches “split”).');
+      const argfile = [answer, msg('USER', 'How does clikt split the contents of an @argfile into separate arguments?')];
+      assert.doesNotMatch(await rewrite('What happens if the file has an unclosed quote?', argfile), /CommandLineParser\.kt/);
+      const env = [answer, msg('USER', 'How is my .env file read?')];
+      assert.doesNotMatch(await rewrite('What happens if the file is missing?', env), /CommandLineParser\.kt/);
+      // Asked about code, "the file" is the answer's.
+      const code = [answer, msg('USER', 'How does clikt split arguments?')];
+      assert.match(await rewrite('Who wrote the file?', code), /the file `clikt\/src\/parsers\/CommandLineParser\.kt`/);
+    });
     it("a follow-up to an answer whose first place goes by no name (a document) is about that file, not the next place's name", async () => {
       const history = [
         msg('ASSISTANT', '[`docs/caching.md:1-20`](docs/caching.md#L1-L20) is where this happens (it matches “cache”); see also `put_result` ([`src/cache.py:1-10`](src/cache.py#L1-L10)).'),

@@ -51,8 +51,13 @@ export function wholeNameRe(name: string): RegExp {
  * C++'s specifiers and qualifier macros before the type, a trailing return type after the
  * parameters: fmt's `FMT_CONSTEXPR inline auto parse_align(char c) -> align {`.
  */
+/** A type's arguments written with spaces, one level nested: C#'s `FrozenDictionary<string, T>`, `Func<Task<T>, bool>`. */
+const GENERIC_ARGS = String.raw`<[^<>()\n]*(?:<[^<>()\n]*>[^<>()\n]*)*>`;
+/** A C# tuple of named elements: `(string Text, bool IsMetadata)`. */
+const TUPLE_TYPE = String.raw`\((?:[\w.<>\[\]?]+\s+\w+\s*,\s*)+[\w.<>\[\]?]+\s+\w+\)`;
+
 function typedDeclaration(leaf: string): string {
-  return `(?:^\\s*(?:@\\w+(?:\\([^)]*\\))?\\s+)*(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|virtual|async|default|open|suspend|sealed|native|inline|constexpr|consteval|explicit|extern|friend|struct|enum|union|const|volatile|unsigned|signed|long|short|register|[A-Z][A-Z0-9]*_[A-Z0-9_]*)\\s+)*(?!(?:return|new|await|yield|throw|raise|assert|del|defer|go|if|elif|while|else|case|in|of|typeof|not|and|or)\\s)(?:[A-Z][A-Z0-9_]*\\([^()\\n]*\\)|(?:[\\w.<>\\[\\]?,]|::)+)[ \\t*&]+${leaf}\\s*(?:<[^>]*>)?\\s*\\((?:[^()]*\\)\\s*(?:throws\\s+[\\w.,\\s]+|:\\s*[\\w.<>\\[\\]?,\\s]+)?\\s*(?:(?:const|noexcept|override)\\s*)*(?:->\\s*[^{;=]+?\\s*)?(?:\\{.*|=>.*)?|[^()]*)$)`;
+  return `(?:^\\s*(?:@\\w+(?:\\([^)]*\\))?\\s+)*(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|virtual|async|default|open|suspend|sealed|native|inline|constexpr|consteval|explicit|extern|friend|struct|enum|union|const|volatile|unsigned|signed|long|short|register|[A-Z][A-Z0-9]*_[A-Z0-9_]*)\\s+)*(?!(?:return|new|await|yield|throw|raise|assert|del|defer|go|if|elif|while|else|case|in|of|typeof|not|and|or)\\s)(?:[A-Z][A-Z0-9_]*\\([^()\\n]*\\)|${TUPLE_TYPE}|(?:[\\w.<>\\[\\]?,]|::|${GENERIC_ARGS})+)[ \\t*&]+${leaf}\\s*(?:<[^>]*>)?\\s*\\((?:[^()]*\\)\\s*(?:throws\\s+[\\w.,\\s]+|:\\s*[\\w.<>\\[\\]?,\\s]+)?\\s*(?:(?:const|noexcept|override)\\s*)*(?:->\\s*[^{;=]+?\\s*)?(?:\\{.*|=>.*)?|[^()]*)$)`;
 }
 
 /**
@@ -258,7 +263,8 @@ export function quoteWindow(lines: string[], lineScores: number[]): { start: num
     }
   }
   if (bestScore <= 0) return { start: 0, quote: trimEnd(lines.slice(0, QUOTE_LINES)) };
-  if (best > 0 && /^\s*(?:\/\/|#|\*|\/\*\*?|@\w|"""|''')/.test(lines[best - 1]!) && lineScores[best - 1]! >= 0) best--;
+  // Not a comment's closing `*/` alone: it says nothing (hono's `valid()` had been quoted from it).
+  if (best > 0 && /^\s*(?:\/\/|#|\*(?!\/\s*$)|\/\*\*?|@\w|"""|''')/.test(lines[best - 1]!) && lineScores[best - 1]! >= 0) best--;
   let end = Math.min(lines.length, best + QUOTE_LINES);
   let lastHit = best;
   for (let i = best; i < end; i++) if (lineScores[i]! > 0) lastHit = i;
@@ -424,7 +430,10 @@ function definedAt(lines: string[], i: number): string | undefined {
  * `static void *internal_malloc(size_t size)`, an export macro's `CJSON_PUBLIC(void) cJSON_Delete(cJSON *item)`;
  * its parameters close the line, or go on to the next.
  */
-const C_FUNCTION_LINE = /^(?!(?:return|else|if|for|while|switch|case|goto|new|await|yield|typeof|throw|delete|sizeof)\b)(?:(?:static|inline|extern|const|volatile|unsigned|signed|struct|enum|union)\s+)*(?:[A-Z][A-Z0-9_]*\([^()\n]*\)|[A-Za-z_]\w*)(?:\s+(?:const\s+)?|\s*[*&]+\s*)+([A-Za-z_]\w*)\s*\([^;{}]*(?:\)\s*\{?|,)\s*$/;
+const C_HEAD = String.raw`^(?!(?:return|else|if|for|while|switch|case|goto|new|await|yield|typeof|throw|delete|sizeof)\b)(?:(?:static|inline|extern|const|volatile|unsigned|signed|struct|enum|union)\s+)*(?:[A-Z][A-Z0-9_]*\([^()\n]*\)|[A-Za-z_]\w*)(?:\s+(?:const\s+)?|\s*[*&]+\s*)+([A-Za-z_]\w*)\s*\(`;
+const C_FUNCTION_LINE = new RegExp(String.raw`${C_HEAD}[^;{}]*(?:\)\s*\{?|,)\s*$`);
+/** A C function's declaration in a header: `JSON_Status json_validate(const JSON_Value *schema, const JSON_Value *value);`. */
+const C_DECLARATION_LINE = new RegExp(String.raw`${C_HEAD}[^;{}()]*\)\s*;\s*(?:\/\*.*\*\/\s*)?$`);
 
 /** A line that starts a definition (or its decorator): Python, JS/TS, Go, Rust, Java-like classes. */
 const NEXT_DEFINITION = new RegExp(
@@ -916,7 +925,9 @@ function quotedName(m: PlaceMatch): string | undefined {
   const leadIn = (i: number) => LEAD_IN.test(lines[i]!) || (!python && inDoc[i]!);
   const bodyAt = lines.slice(start, end).findIndex((_, k) => !leadIn(start + k));
   const body = bodyAt < 0 ? undefined : lines[start + bodyAt]!;
-  const own = body !== undefined ? definedAt(lines, start + bodyAt) : undefined;
+  // A header's declaration is named by what it declares too (parson's `json_validate(…);` below
+  // the comment that says how it validates, not the declaration before them).
+  const own = body !== undefined ? (definedAt(lines, start + bodyAt) ?? (/^(?:c|cpp)$/.test(languageOf(m.passage.path ?? '').id) ? C_DECLARATION_LINE.exec(body)?.[1] : undefined)) : undefined;
   // The head of a parent (a small file's `module Hanami; class Router; class MountedPath`) goes by
   // that parent, not by it again below the others (`Hanami.Router.MountedPath.Router`).
   const named = (name: string) => {

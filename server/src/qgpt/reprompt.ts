@@ -52,6 +52,8 @@ export function entitiesOf(text: string): Entities {
 }
 
 const ORDINALS: Record<string, number> = { first: 0, '1st': 0, second: 1, '2nd': 1, third: 2, '3rd': 2, fourth: 3, '4th': 3, fifth: 4, '5th': 4 };
+/** A file of the user's, not of the code: an @argfile, a `.env` file, a config, CSV or log file. */
+const THEIR_FILE = /@\w*file\b|\b(?:arg|data|log|dot|pid|lock|temp|tar|zip)files?\b|(?:\.\w+|\b(?:config(?:uration)?|settings|env|log|csv|tsv|json|ya?ml|toml|ini|input|output|data|text|properties|upload(?:ed)?|static|image|certificate|key|credentials?|argument|response|download(?:ed)?|local|remote|user['’]s|my|your))\s+files?\b/i;
 const FILE_NOUNS = /^(?:file|files|module|place|snippet|path|location)$/;
 
 /** Names that are no subject: keywords, pronouns, one or two letters. */
@@ -140,8 +142,13 @@ export function repromptRules(query: string, history: QGPTConversationMessage[],
     resolved = true;
     return wantsFile ? `the file ${code(list[i])}` : `${code(list[i])}`;
   });
-  q = q.replace(/\b(?:that|this|the same|the)\s+(function|method|class|type|interface|variable|symbol|hook|component|file|module|snippet)\b/gi, (whole, noun: string) => {
+  // A user who spoke of a file of theirs (an @argfile, a `.env` file, a config file) means it by
+  // "the file" after that, not the answer's source file (clikt's "What happens if the file has an
+  // unclosed quote?" had searched the words of a path).
+  const theirFile = userMsgs.some((m) => THEIR_FILE.test(m.text));
+  q = q.replace(/\b(that|this|the same|the)\s+(function|method|class|type|interface|variable|symbol|hook|component|file|module|snippet)\b/gi, (whole, det: string, noun: string) => {
     const wantsFile = FILE_NOUNS.test(noun.toLowerCase());
+    if (wantsFile && theirFile && det.toLowerCase() === 'the' && noun.toLowerCase() === 'file') return whole;
     let target = wantsFile ? paths[0] : symbols[0];
     if (!target) return whole;
     // "That class" after an answer about `Option.value_from_envvar` is `Option`, the method's class.

@@ -1,5 +1,5 @@
 import { stemmer } from 'stemmer';
-import { analyzeQuestion, dottedPaths, isFramingWord, particularNames } from '../index/question';
+import { analyzeQuestion, dottedPaths, isFramingWord, particularNames, withoutIdioms } from '../index/question';
 import { splitIdentifier as identifierParts } from '../index/tokens';
 import { irregularVerbs, phrasalVerbs, synonymsOf } from '../index/acronyms';
 import { versionedNames } from '../index/query';
@@ -58,7 +58,11 @@ export function splitIdentifier(word: string): string[] {
     .filter((p) => p.length > 1);
 }
 
+/** An abbreviation of single letters between dots: "e.g.", "i.e.", "a.k.a." (groupcache's "…, e.g. in tests?" had read `e.g` as code). */
+const ABBREVIATION = /^(?:[A-Za-z]\.)+[A-Za-z]$/;
+
 function looksLikeCode(word: string): boolean {
+  if (ABBREVIATION.test(word)) return false;
   return /[a-z][A-Z]|_|\$|\./.test(word) || /^[A-Z][a-z]+[A-Z]/.test(word);
 }
 
@@ -130,7 +134,7 @@ export function queryTerms(asked: string): QueryTerms {
   for (const m of query.matchAll(/([A-Za-z_$][A-Za-z0-9_$.]*)\(\)/g)) quoted.add(m[1]);
   // "The TypeAdapter for dates" is a particular one: its words, not the class's name.
   const particular = new Set(particularNames(query));
-  for (const m of query.matchAll(IDENT_RE)) {
+  for (const m of withoutIdioms(query).matchAll(IDENT_RE)) {
     const w = m[0];
     const isSymbol = quoted.has(w) || (looksLikeCode(w) && !particular.has(w));
     if (isSymbol && !symbols.includes(w)) symbols.push(w);
