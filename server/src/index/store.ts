@@ -61,10 +61,10 @@ export function tableKey(prefix: string, s: string): string {
  * and C++'s macros of regions and qualifiers (`FMT_BEGIN_EXPORT`, `FMT_CONSTEXPR`) are no type; 8: a
  * class alone in a class of a small file's namespaces is a parent too (`Hanami › Router › Segment › fabricate`); 9:
  * a Kotlin class whose primary constructor starts the next line keeps its members (`FileSpec › Builder › …`).
- * 10: a definition's doc comment goes with it into the next chunk where the budget ran out before it,
- * and CommonJS's imports (`const fs = require('fs')`) name no chunk.
+ * 10: a definition's doc comment goes with it into the next chunk where the budget ran out before it;
+ * 11: CommonJS's imports (`const fs = require('fs')`) name no chunk.
  */
-export const CHUNKS_FORMAT = 10;
+export const CHUNKS_FORMAT = 11;
 
 function chunksName(folder: string, format: number): string {
   return tableKey('chunks', folder) + (format > 1 ? `_v${format}` : '');
