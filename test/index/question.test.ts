@@ -566,6 +566,22 @@ describe('question: relevance for questions in the real worker', function () {
     assert.deepEqual(targets('c.redirect', false), [], 'issue texts and commit messages keep to names with a capital or an underscore');
   });
 
+  it('asked where a class is used, points at the code\'s uses (not its import) before a benchmark\'s call (p-queue\'s `PriorityQueue`)', () => {
+    const symbols = new SymbolIndex();
+    symbols.setFile('/w/source/priority-queue.ts', 'source/priority-queue.ts', 'typescript', [{ name: 'PriorityQueue', qualifiedName: 'PriorityQueue', kind: 'class', startLine: 11, endLine: 60 }]);
+    const ref = (rel: string, line: number, kind: 'call' | 'reference', text: string) => ({ path: `/w/${rel}`, relativePath: rel, startLine: line, endLine: line, name: 'PriorityQueue', kind, text });
+    const refs = [
+      ref('bench.ts', 80, 'call', 'const queue = new PriorityQueue();'),
+      ref('source/index.ts', 4, 'reference', "import PriorityQueue from './priority-queue.js';"),
+      ref('source/index.ts', 98, 'reference', 'queueClass: PriorityQueue,'),
+    ];
+    const targets = symbolTargets([{ name: 'PriorityQueue', codeShaped: true }], 'usage', symbols, false, () => refs);
+    assert.deepEqual(targets.get('/w/source/index.ts')?.lines, [98]);
+    assert.ok(!targets.has('/w/bench.ts'), [...targets.keys()].join(', '));
+    // Where only a benchmark uses it, the benchmark's call.
+    assert.ok(symbolTargets([{ name: 'PriorityQueue', codeShaped: true }], 'usage', symbols, false, () => refs.slice(0, 2)).has('/w/bench.ts'));
+  });
+
   it('reads `c.json` as a method where no file is called that, and `settings.json` as the file it names', async () => {
     assert.deepEqual(analyzeQuestion('what does c.json do?').fileShaped, ['c.json']);
     assert.deepEqual(analyzeQuestion('what does c.json do?').symbols, []);

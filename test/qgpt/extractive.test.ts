@@ -915,6 +915,19 @@ describe('extractive answerer: the order of the places', () => {
     assert.match(leadSentence([c!], callSiteSymbol(query)), /^`cJSON_DeleteItemFromObject` in .* calls it\.$/);
   });
 
+  it('"where is X called?" of a class the code uses without calling it: that use answers, before a test\'s or a benchmark\'s `new X()` (p-queue)', () => {
+    const query = 'Where is `PriorityQueue` called from?';
+    const def = { ...passage(0, 'source/priority-queue.ts', 'export default class PriorityQueue implements Queue<RunFunction> {\n\treadonly #queue = [];\n\tenqueue(run) {\n\t\tthis.#queue.push(run);\n\t}\n}'), language: 'typescript', symbol: 'PriorityQueue', retrieval: 1 };
+    const test = { ...passage(1, 'test/priority-queue.ts', "test('enqueue', () => {\n\tconst queue = new PriorityQueue();\n\tqueue.enqueue(run);\n});"), language: 'typescript', retrieval: 0.9 };
+    const bench = { ...passage(2, 'bench.ts', "addBenchmark('dequeue', async () => {\n\tconst queue = new PriorityQueue();\n});"), language: 'typescript', retrieval: 0.8 };
+    const use = { ...passage(3, 'source/index.ts', "import PriorityQueue from './priority-queue.js';\nexport default class PQueue<QueueType extends Queue = PriorityQueue, Options = QueueAddOptions> {\n\tsetPriority(id, priority) {\n\t\tif (this.#queue instanceof PriorityQueue) {\n\t\t\tthis.#queue.setPriority(id, priority);\n\t\t}\n\t}\n}"), language: 'typescript', symbol: 'PQueue', retrieval: 0.7 };
+    const ps = [def, test, bench, use];
+    const byScore = answerOrder(query, ps).order.map((i) => ps[i]!);
+    const ordered = callSitesFirst('PriorityQueue', byScore).map((i, k) => ({ ...byScore[i]!, index: k }));
+    assert.match(leadSentence(citedPlaces(query, rankPlaces(query, ordered)), callSiteSymbol(query)), /^`PQueue` in \[`source\/index\.ts:1`\]\([^)]+\) uses it;/);
+    assert.ok(ordered.findIndex((p) => p.path === 'bench.ts') > ordered.findIndex((p) => p.path === 'source/index.ts'), ordered.map((p) => p.path).join(', '));
+  });
+
   it('"where is X called?" where only tests call X: the test that calls it answers, said so; a header\'s prototype calls nothing (hiredis)', () => {
     const query = 'where is redisFormatCommand called?';
     const def = { ...passage(0, 'hiredis.c', '/* Format a command according to the Redis protocol.\n * len = redisFormatCommand(target, "GET %s", mykey);\n */\nint redisFormatCommand(char **target, const char *format, ...) {\n    va_list ap;\n    int len = redisvFormatCommand(target,format,ap);\n    return len;\n}'), language: 'c', symbol: 'redisFormatCommand', retrieval: 1 };

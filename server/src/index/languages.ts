@@ -652,3 +652,10 @@ export function assignedFunction(statement: TSNode): { name: string; owner?: str
   if (!name || !object || !/^[A-Za-z_$][\w$]*$/.test(name)) return undefined;
   return { name, owner: /^(exports|module\.exports)$/.test(object) || !/^[A-Za-z_$][\w$]*$/.test(object) ? undefined : object, value };
 }
+
+/**
+ * An import, include or re-export line, in the languages the index reads: Rust's `pub use` and
+ * `mod x;`, TypeScript's `export * from './x'` and `export { a } from './x'` (a barrel file).
+ */
+export const IMPORT_LINE =
+  /^\s*(?:import\s|from\s+[\w.]+\s+import\s|#\s*include\b|using\s+(?:static\s+)?[\w.]+\s*;|(?:pub(?:\([\w:]+\))?\s+)?(?:use\s|mod\s+\w+\s*;|extern\s+crate\s)|require(?:_relative)?[\s(]|(?:const|let|var)\s+[\w{}\s,]+=\s*require\(|export\s+(?:type\s+)?(?:\*|\{)[^;]*\bfrom\s|export\s+\{[^}]*$)/;

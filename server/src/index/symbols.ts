@@ -1,6 +1,6 @@
 import type { Node as TSNode } from 'web-tree-sitter';
 import type { SymbolKind, SymbolDefinition, SymbolReference } from '../protocol/symbols';
-import { assignedFunction, classField, declaratorName, docstringLines, implTypeName, isExamplePath, isFunctionValue, callableText, isRubyPath, isTestPath, unfieldedName, withoutTrailingComment } from './languages';
+import { IMPORT_LINE, assignedFunction, classField, declaratorName, docstringLines, implTypeName, isExamplePath, isFunctionValue, callableText, isRubyPath, isTestPath, unfieldedName, withoutTrailingComment } from './languages';
 import { isStopWord, terms, wordRuns } from './tokens';
 
 /**
@@ -1107,7 +1107,14 @@ export function symbolTargets(
         for (const d of defs) if (!out.has(d.path)) out.set(d.path, { bonus: 0, lines: [d.startLine], definesOnly: true });
         continue;
       }
-      const calls = bestFitting(refs.some((r) => r.kind === 'call') ? refs.filter((r) => r.kind === 'call') : refs, s.name);
+      // The project's calls first, then its other uses, before a benchmark's or an example's calls:
+      // p-queue's `queueClass: PriorityQueue` answers where `PriorityQueue` is used, not
+      // `bench.ts`'s `new PriorityQueue()`. An import or a re-export says that a file uses the
+      // name, not where (`import PriorityQueue from './priority-queue.js'`).
+      const isCall = (r: SymbolReference) => r.kind === 'call';
+      const uses = (list: SymbolReference[]) => list.filter((r) => !IMPORT_LINE.test(r.text));
+      const own = refs.filter((r) => !isExamplePath(r.relativePath));
+      const calls = bestFitting([own.filter(isCall), uses(own), refs.filter(isCall), uses(refs)].find((l) => l.length) ?? refs, s.name);
       const perFile = new Map<string, SymbolReference[]>();
       for (const r of calls) perFile.set(r.path, [...(perFile.get(r.path) ?? []), r]);
       const ranked = [...perFile].sort((a, b) => b[1].length - a[1].length).slice(0, 5);

@@ -5,7 +5,7 @@ import { asksAboutTests, callSiteSymbol, isTestPassage, testNamedAfter } from '.
 import { analyzeQuestion } from '../index/question';
 import { goesOnWith } from '../index/chunker';
 import { isTestOfModule, ownerAndMember } from '../index/symbols';
-import { ABOUT_TYPES, asksAboutExamples, bracketDepth, docstringLines, isDeclarationPath, isExamplePath, isInterfaceOnly, isRubyPath, languageOf, callableText, withoutStrings, withoutTrailingComment } from '../index/languages';
+import { ABOUT_TYPES, IMPORT_LINE, asksAboutExamples, bracketDepth, docstringLines, isDeclarationPath, isExamplePath, isInterfaceOnly, isRubyPath, languageOf, callableText, withoutStrings, withoutTrailingComment } from '../index/languages';
 
 /**
  * The built-in extractive answerer: no weights, answers from the snippets themselves — which
@@ -342,7 +342,22 @@ export function testCallsAnswer(query: string, passages: Passage[]): ((p: Passag
   const examples = asksAboutExamples(query);
   const code = (p: Passage) => !isTestPassage(p) && !(!!p.path && (languageOf(p.path).markdown || (!examples && isExamplePath(p.path))));
   if (passages.some((p) => code(p) && calling(p))) return undefined;
+  // A class the code uses without calling it (p-queue's `queueClass: PriorityQueue`, an
+  // `instanceof PriorityQueue`) is used there, before the tests that create one.
+  if (/^[A-Z]/.test(leafName(callOf)) && passages.some((p) => code(p) && usesIn(callOf)(p))) return undefined;
   return (p) => isTestPassage(p) && calling(p);
+}
+
+/** Whether a passage names `symbol` in its code, besides importing, defining or commenting on it. */
+function usesIn(symbol: string): (p: Passage) => boolean {
+  const defines = definitionLine(symbol);
+  const named = wholeNameRe(leafName(symbol));
+  return (p) => {
+    const inDoc = docstringLines(p.text, p.path);
+    return callableText(p.text, p.path ?? '')
+      .split('\n')
+      .some((l, k) => !inDoc[k] && !COMMENT.test(l) && !IMPORT_LINE.test(l) && !defines(l) && named.test(codeOf(l, p)));
+  };
 }
 
 /** Whether a passage calls `symbol` in its code: not in a comment, a docstring or the symbol's own definition or declaration. */
@@ -551,13 +566,6 @@ export function signatureOpens(lines: string[], symbol: string): boolean[] {
   const leaf = leafName(symbol);
   return lines.map((l, k) => l.includes(leaf) && signatureName(lines, k) === leaf);
 }
-
-/**
- * An import, include or re-export line, in the languages the index reads: Rust's `pub use` and
- * `mod x;`, TypeScript's `export * from './x'` and `export { a } from './x'` (a barrel file).
- */
-const IMPORT_LINE =
-  /^\s*(?:import\s|from\s+[\w.]+\s+import\s|#\s*include\b|using\s+(?:static\s+)?[\w.]+\s*;|(?:pub(?:\([\w:]+\))?\s+)?(?:use\s|mod\s+\w+\s*;|extern\s+crate\s)|require(?:_relative)?[\s(]|(?:const|let|var)\s+[\w{}\s,]+=\s*require\(|export\s+(?:type\s+)?(?:\*|\{)[^;]*\bfrom\s|export\s+\{[^}]*$)/;
 
 /** A package or namespace clause, a PHP or strict-mode opening: what a file's head of imports holds besides them. */
 const HEAD_LINE = /^\s*(?:(?:namespace|package)\s+[\w.\\]+\s*;?|<\?php|['"]use strict['"];?)\s*$/;
