@@ -82,6 +82,13 @@ describe('extractive answerer: matching question words to code', () => {
     assert.deepEqual(queryTerms('Where is pool.Set called?').symbols, ['pool.Set']);
   });
 
+  it('keeps a Ruby predicate\'s `?` in a code span (`argument?` is another name than `argument`), at a name\'s weight', () => {
+    const q = queryTerms('where is `argument?` called?');
+    assert.deepEqual(q.symbols, ['argument?']);
+    assert.equal(q.weights.get('argument'), 3);
+    assert.deepEqual(queryTerms('is `x` set? And `y`?').symbols, ['x', 'y'], 'a question mark after the span is the question\'s');
+  });
+
   it('a quote ends where the next definition starts, and is named by the code it is in, not by the definition after it', () => {
     // mkdocs: `run` calls `path_to_url`; `_target_uri` follows in the same chunk and its header says "path" too.
     const text = [
@@ -165,6 +172,18 @@ describe('extractive answerer: matching question words to code', () => {
     assert.equal(quoteWindow(lines, scores).start, 8);
     const hashed = ['x = 1', 'y = 2', '', '# Validates the data.', 'def valid(target):', '    return target', ...Array.from({ length: 10 }, (_, i) => `z${i} = ${i}`)];
     assert.equal(quoteWindow(hashed, hashed.map((l) => (l.startsWith('def valid') ? 3 : 0))).start, 3, 'a comment line above still leads in');
+  });
+
+  it('names a quote of a C++ method defined out of its class, indented in its namespace after a qualifier macro, by the method (pugixml\'s `xml_text::as_int`), not by the namespace', () => {
+    const cpp = ['\tPUGI_IMPL_FN bool xml_text::empty() const', '\t{', '\t\treturn _data() == NULL;', '\t}', '', '\tPUGI_IMPL_FN const char_t* xml_text::get() const', '\t{', '\t\treturn PUGIXML_TEXT("");', '\t}', '',
+      '\tPUGI_IMPL_FN int xml_text::as_int(int def) const', '\t{', '\t\txml_node_struct* d = _data();', '\t\treturn impl::get_value_int(d ? d->value : 0, def);', '\t}', ''].join('\n');
+    const [m] = rankPlaces('how does as_int turn a text value into an integer?', [{ ...passage(0, 'src/pugixml.cpp', cpp), language: 'cpp', symbol: 'pugi › xml_text::empty, xml_text::get' }]);
+    assert.ok(m!.quote.some((l) => l.includes('xml_text::as_int(')), m!.quote.join('\n'));
+    assert.equal(quotedSymbol(m!), 'pugi.xml_text::as_int');
+    // A statement in a body is no head: `std::string s(name);` ends with `;`, `return f(x,` returns.
+    const body = ['void f() {', '\tstd::string s(name);', '\treturn g(a,', '\t\tb);', '}'].join('\n');
+    const [b] = rankPlaces('where is g called?', [{ ...passage(1, 'a.cpp', body), language: 'cpp', symbol: 'f' }]);
+    assert.ok(!['s', 'g'].includes(quotedSymbol(b!) ?? ''), quotedSymbol(b!));
   });
 
   it('names a Go method by its receiver, which the chunk\'s names leave out', () => {
@@ -726,6 +745,10 @@ describe('extractive answerer: the order of the places', () => {
     const docGo = { ...passage(2, 'doc.go', '/*\nPackage cron implements a cron spec parser and job runner.\n\nEach field may be a range like 10-30, a step like */15 or a list.\n*/\npackage cron'), language: 'go', retrieval: 1 };
     const parser = { ...passage(3, 'parser.go', '// getRange returns the bits indicated by the given expression: number | number "-" number [ "/" number ]\nfunc getRange(expr string, r bounds) (uint64, error) {\n\trangeAndStep := strings.Split(expr, "/")\n\treturn getBits(start, end, step), nil\n}'), language: 'go', symbol: 'getRange', retrieval: 0.8 };
     assert.deepEqual(answerOrder('how is a field like a range with a step turned into its values?', [docGo, parser]).order, [1, 0]);
+    // A piece from inside doc.go's one long block comment, neither end in it (go-playground/form).
+    const middle = { ...passage(4, 'doc.go', 'Omitempty\n\nyou can tell form to omit empty fields using `,omitempty` in the tag\n\n    type MyStruct struct {\n        Field  string `form:",omitempty"`\n    }\n\nSlices of structs are encoded with keys like Items[0].Name'), language: 'go', retrieval: 1 };
+    const encoder = { ...passage(5, 'encoder.go', 'func (e *encoder) traverseStruct(v reflect.Value, namespace []byte, idx int) {\n\tfor _, f := range s.fields {\n\t\tnamespace = append(namespace, f.name...)\n\t\te.setFieldByType(v.Field(f.idx), namespace, f.idx, f.isOmitEmpty)\n\t}\n}'), language: 'go', symbol: 'encoder.traverseStruct', retrieval: 0.8 };
+    assert.deepEqual(answerOrder('when I encode a slice of structs, how are the keys of the struct fields named?', [middle, encoder]).order, [1, 0]);
   });
 
   it('asked how the code does something, a declaration file comes after the code (joi\'s `index.d.ts`), unless the question is about types', () => {

@@ -105,6 +105,10 @@ export function codeOf(line: string, p: Passage): string {
 function commentOnly(p: Passage): boolean {
   if (p.symbol || /\.pyi?$/.test(p.path ?? '')) return false;
   const lines = p.text.split('\n');
+  // Go's `doc.go` holds the package's documentation: a piece from inside its one block comment,
+  // neither end in sight, is that too (go-playground/form's "Ignoring Fields", "Omitempty" led "how
+  // are the form keys of a slice of nested structs named?").
+  if (/(^|\/)doc\.go$/.test(p.path ?? '') && !lines.some((l) => /^(?:func|type|var|const|import)\b/.test(l))) return true;
   const inComment = docstringLines(p.text, p.path);
   return lines.some((l) => l.trim()) && lines.every((l, k) => !l.trim() || inComment[k] || COMMENT.test(l) || /^\s*package\s+[\w.]+;?\s*$/.test(l));
 }
@@ -443,10 +447,13 @@ function definedAt(lines: string[], i: number): string | undefined {
 /**
  * A C function's head, at the start of its line: `static cJSON_bool parse_number(cJSON * const item, …)`,
  * `static void *internal_malloc(size_t size)`, an export macro's `CJSON_PUBLIC(void) cJSON_Delete(cJSON *item)`;
- * its parameters close the line, or go on to the next.
+ * its parameters close the line, or go on to the next. C++'s too, indented in its namespace, after a
+ * qualifier macro, by its class and with its qualifiers: pugixml's `PUGI_IMPL_FN int
+ * xml_text::as_int(int def) const` (its chunk is named for three other methods, so its quote had
+ * gone by the namespace, `pugi`, and "where is that called from?" asked about `pugi`).
  */
-const C_HEAD = String.raw`^(?!(?:return|else|if|for|while|switch|case|goto|new|await|yield|typeof|throw|delete|sizeof)\b)(?:(?:static|inline|extern|const|volatile|unsigned|signed|struct|enum|union)\s+)*(?:[A-Z][A-Z0-9_]*\([^()\n]*\)|[A-Za-z_]\w*)(?:\s+(?:const\s+)?|\s*[*&]+\s*)+([A-Za-z_]\w*)\s*\(`;
-const C_FUNCTION_LINE = new RegExp(String.raw`${C_HEAD}[^;{}]*(?:\)\s*\{?|,)\s*$`);
+const C_HEAD = String.raw`^\s*(?!(?:return|else|if|for|while|switch|case|goto|new|await|yield|typeof|throw|delete|sizeof)\b)(?:(?:static|inline|extern|const|volatile|unsigned|signed|struct|enum|union|[A-Z][A-Z0-9]*_[A-Z0-9_]*)\s+)*(?:[A-Z][A-Z0-9_]*\([^()\n]*\)|[A-Za-z_][\w:]*(?:<[^<>()\n]*>)?)(?:\s+(?:const\s+)?|\s*[*&]+\s*)+((?:[A-Za-z_]\w*::)*~?[A-Za-z_]\w*)\s*\(`;
+const C_FUNCTION_LINE = new RegExp(String.raw`${C_HEAD}[^;{}]*(?:\)\s*(?:(?:const|noexcept|override|final)\s*)*\{?|,)\s*$`);
 /** A C function's declaration in a header: `JSON_Status json_validate(const JSON_Value *schema, const JSON_Value *value);`. */
 const C_DECLARATION_LINE = new RegExp(String.raw`${C_HEAD}[^;{}()]*\)\s*;\s*(?:\/\*.*\*\/\s*)?$`);
 

@@ -49,6 +49,8 @@ export interface QueryTerms {
 const CODE_NUMBER = /(?<![#\w.$])[0-9]{3,4}(?!\w|\.\d)/g;
 
 const IDENT_RE = /[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*/g;
+/** A name in a code span: Ruby's predicate or bang method keeps its `?` or `!`. */
+const QUOTED_IDENT_RE = /[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*(?:[?!](?![\w=]))?/g;
 
 /** An identifier's parts as the index splits them ("JWTs" is one word, `jwts`), lower-cased, digits apart, two letters or more. */
 export function splitIdentifier(word: string): string[] {
@@ -129,15 +131,17 @@ export function queryTerms(asked: string): QueryTerms {
   for (const m of query.matchAll(/(?<!`)`([^`\n]+)`(?!`)/g)) {
     // A quoted message ("`Failed to fetch dynamically imported module`") is words, not names.
     if (isQuotedProse(m[1]!)) continue;
-    for (const id of m[1].matchAll(IDENT_RE)) quoted.add(id[0]);
+    // Ruby's `argument?` and `save!` keep their mark: `argument` is another name.
+    for (const id of m[1].matchAll(QUOTED_IDENT_RE)) quoted.add(id[0]);
   }
   for (const m of query.matchAll(/([A-Za-z_$][A-Za-z0-9_$.]*)\(\)/g)) quoted.add(m[1]);
   // "The TypeAdapter for dates" is a particular one: its words, not the class's name.
   const particular = new Set(particularNames(query));
   for (const m of withoutIdioms(query).matchAll(IDENT_RE)) {
     const w = m[0];
-    const isSymbol = quoted.has(w) || (looksLikeCode(w) && !particular.has(w));
-    if (isSymbol && !symbols.includes(w)) symbols.push(w);
+    const asQuoted = [w, `${w}?`, `${w}!`].find((q) => quoted.has(q));
+    const isSymbol = !!asQuoted || (looksLikeCode(w) && !particular.has(w));
+    if (isSymbol && !symbols.includes(asQuoted ?? w)) symbols.push(asQuoted ?? w);
     const low = w.toLowerCase();
     // Words that name a kind of code or only frame the question count a little, as in the search.
     const base = KIND_WORDS.has(low) || isFramingWord(low) ? 0.3 : 1;
