@@ -186,6 +186,17 @@ describe('extractive answerer: matching question words to code', () => {
     assert.ok(!['s', 'g'].includes(quotedSymbol(b!) ?? ''), quotedSymbol(b!));
   });
 
+  it('reads lines of long runs of spaces or of tags in one pass: rubocop-ast\'s `end   …   #   end` had hung the answer', () => {
+    const ruby = ['      def each_node(*types)', '        visit_descendants(types)', `             end${' '.repeat(60)}#   end`, `               send(:literal?)${' '.repeat(40)}#     send(:literal?)`, '      end'].join('\n');
+    const jsx = `export const Page = () => (\n  ${'<div><b><i>'.repeat(40)}\n)`;
+    const places = rankPlaces('When I iterate over descendants of certain types, in what order are they visited?', [
+      { ...passage(0, 'lib/rubocop/ast/node.rb', ruby), language: 'ruby', symbol: 'RuboCop › AST › Node › each_node' },
+      { ...passage(1, 'src/page.jsx', jsx), language: 'javascript', symbol: 'Page' },
+    ]);
+    assert.equal(places.length, 2);
+    assert.ok(definitionRe('Page').test('export const Page = () => ('));
+  });
+
   it('names a Go method by its receiver, which the chunk\'s names leave out', () => {
     const q = 'how does the router find the handler for a request?';
     const router = { ...passage(0, 'router.go', 'func (app *App) next(c *DefaultCtx) (bool, error) {\n\t// find the route of the request and run its first handler\n\ttree := app.treeIndex[c.methodInt]\n\treturn true, nil\n}'), language: 'go', symbol: 'next', retrieval: 1 };

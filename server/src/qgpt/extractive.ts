@@ -51,8 +51,13 @@ export function wholeNameRe(name: string): RegExp {
  * C++'s specifiers and qualifier macros before the type, a trailing return type after the
  * parameters: fmt's `FMT_CONSTEXPR inline auto parse_align(char c) -> align {`.
  */
-/** A type's arguments written with spaces, one level nested: C#'s `FrozenDictionary<string, T>`, `Func<Task<T>, bool>`. */
-const GENERIC_ARGS = String.raw`<[^<>()\n]*(?:<[^<>()\n]*>[^<>()\n]*)*>`;
+/**
+ * A type's arguments written with spaces, one level nested: C#'s `FrozenDictionary<string, T>`,
+ * `Dictionary<string, List<T>>` (without spaces the characters of a name read them). The space
+ * comes before any inner bracket, so that a line of tags (`<div><b>…`) has one reading, not
+ * exponentially many.
+ */
+const GENERIC_ARGS = String.raw`<[^<>()\s]*\s[^<>()\n]*(?:<[^<>()\n]*>[^<>()\n]*)*>`;
 /** A C# tuple of named elements: `(string Text, bool IsMetadata)`. */
 const TUPLE_TYPE = String.raw`\((?:[\w.<>\[\]?]+\s+\w+\s*,\s*)+[\w.<>\[\]?]+\s+\w+\)`;
 
@@ -452,7 +457,7 @@ function definedAt(lines: string[], i: number): string | undefined {
  * xml_text::as_int(int def) const` (its chunk is named for three other methods, so its quote had
  * gone by the namespace, `pugi`, and "where is that called from?" asked about `pugi`).
  */
-const C_HEAD = String.raw`^\s*(?!(?:return|else|if|for|while|switch|case|goto|new|await|yield|typeof|throw|delete|sizeof)\b)(?:(?:static|inline|extern|const|volatile|unsigned|signed|struct|enum|union|[A-Z][A-Z0-9]*_[A-Z0-9_]*)\s+)*(?:[A-Z][A-Z0-9_]*\([^()\n]*\)|[A-Za-z_][\w:]*(?:<[^<>()\n]*>)?)(?:\s+(?:const\s+)?|\s*[*&]+\s*)+((?:[A-Za-z_]\w*::)*~?[A-Za-z_]\w*)\s*\(`;
+const C_HEAD = String.raw`^\s*(?!(?:return|else|if|for|while|switch|case|goto|new|await|yield|typeof|throw|delete|sizeof)\b)(?:(?:static|inline|extern|const|volatile|unsigned|signed|struct|enum|union|[A-Z][A-Z0-9]*_[A-Z0-9_]*)\s+)*(?:[A-Z][A-Z0-9_]*\([^()\n]*\)|[A-Za-z_][\w:]*(?:<[^<>()\n]*>)?)(?:\s*[*&]+\s*|\s+)(?:const\s*[*&]*\s*)?((?:[A-Za-z_]\w*::)*~?[A-Za-z_]\w*)\s*\(`;
 const C_FUNCTION_LINE = new RegExp(String.raw`${C_HEAD}[^;{}]*(?:\)\s*(?:(?:const|noexcept|override|final)\s*)*\{?|,)\s*$`);
 /** A C function's declaration in a header: `JSON_Status json_validate(const JSON_Value *schema, const JSON_Value *value);`. */
 const C_DECLARATION_LINE = new RegExp(String.raw`${C_HEAD}[^;{}()]*\)\s*;\s*(?:\/\*.*\*\/\s*)?$`);
