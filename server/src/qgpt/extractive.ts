@@ -44,14 +44,6 @@ export function wholeNameRe(name: string): RegExp {
 }
 
 /**
- * A method declared with its return type before its name, as Java, C# and Kotlin write it:
- * `public GsonBuilder setPrettyPrinting() {`, `fun close(): Unit {`, a signature that goes on to
- * the next line — not a call such as `return build();` or `new Adapter() {`. C's too: a pointer's
- * `static void *internal_malloc(size_t size)`, an export macro's `CJSON_PUBLIC(void) cJSON_Delete(cJSON *item)`.
- * C++'s specifiers and qualifier macros before the type, a trailing return type after the
- * parameters: fmt's `FMT_CONSTEXPR inline auto parse_align(char c) -> align {`.
- */
-/**
  * A type's arguments written with spaces, one level nested: C#'s `FrozenDictionary<string, T>`,
  * `Dictionary<string, List<T>>` (without spaces the characters of a name read them). The space
  * comes before any inner bracket, so that a line of tags (`<div><b>…`) has one reading, not
@@ -61,6 +53,14 @@ const GENERIC_ARGS = String.raw`<[^<>()\s]*\s[^<>()\n]*(?:<[^<>()\n]*>[^<>()\n]*
 /** A C# tuple of named elements: `(string Text, bool IsMetadata)`. */
 const TUPLE_TYPE = String.raw`\((?:[\w.<>\[\]?]+\s+\w+\s*,\s*)+[\w.<>\[\]?]+\s+\w+\)`;
 
+/**
+ * A method declared with its return type before its name, as Java, C# and Kotlin write it:
+ * `public GsonBuilder setPrettyPrinting() {`, `fun close(): Unit {`, a signature that goes on to
+ * the next line — not a call such as `return build();` or `new Adapter() {`. C's too: a pointer's
+ * `static void *internal_malloc(size_t size)`, an export macro's `CJSON_PUBLIC(void) cJSON_Delete(cJSON *item)`.
+ * C++'s specifiers and qualifier macros before the type, a trailing return type after the
+ * parameters: fmt's `FMT_CONSTEXPR inline auto parse_align(char c) -> align {`.
+ */
 function typedDeclaration(leaf: string): string {
   return `(?:^\\s*(?:@\\w+(?:\\([^)]*\\))?\\s+)*(?:(?:public|private|protected|internal|static|final|abstract|synchronized|override|virtual|async|default|open|suspend|sealed|native|inline|constexpr|consteval|explicit|extern|friend|struct|enum|union|const|volatile|unsigned|signed|long|short|register|[A-Z][A-Z0-9]*_[A-Z0-9_]*)\\s+)*(?!(?:return|new|await|yield|throw|raise|assert|del|defer|go|if|elif|while|else|case|in|of|typeof|not|and|or)\\s)(?:[A-Z][A-Z0-9_]*\\([^()\\n]*\\)|${TUPLE_TYPE}|(?:[\\w.<>\\[\\]?,]|::|${GENERIC_ARGS})+)[ \\t*&]+${leaf}\\s*(?:<[^>]*>)?\\s*\\((?:[^()]*\\)\\s*(?:throws\\s+[\\w.,\\s]+|:\\s*[\\w.<>\\[\\]?,\\s]+)?\\s*(?:(?:const|noexcept|override)\\s*)*(?:->\\s*[^{;=]+?\\s*)?(?:\\{.*|=>.*)?|[^()]*)$)`;
 }
