@@ -357,27 +357,33 @@ export function testCallsAnswer(query: string, passages: Passage[]): ((p: Passag
   return (p) => isTestPassage(p) && calling(p);
 }
 
-/** Whether a passage names `symbol` in its code, besides importing, defining or commenting on it. */
-function usesIn(symbol: string): (p: Passage) => boolean {
+/**
+ * The code lines of a passage that may call or use `symbol`, as its code reads them: not a
+ * comment, a docstring, the symbol's own definition or its signature's first line.
+ */
+function codeLinesFor(symbol: string): (p: Passage) => { raw: string; code: string }[] {
   const defines = definitionLine(symbol);
-  const named = wholeNameRe(leafName(symbol));
   return (p) => {
     const inDoc = docstringLines(p.text, p.path);
-    return callableText(p.text, p.path ?? '')
-      .split('\n')
-      .some((l, k) => !inDoc[k] && !COMMENT.test(l) && !IMPORT_LINE.test(l) && !defines(l) && named.test(codeOf(l, p)));
+    const lines = callableText(p.text, p.path ?? '').split('\n');
+    const opens = signatureOpens(lines, symbol);
+    return lines.filter((l, k) => !inDoc[k] && !opens[k] && !COMMENT.test(l) && !defines(l)).map((l) => ({ raw: l, code: codeOf(l, p) }));
   };
+}
+
+/** Whether a passage names `symbol` in its code, besides importing, defining or commenting on it. */
+function usesIn(symbol: string): (p: Passage) => boolean {
+  const lines = codeLinesFor(symbol);
+  const named = wholeNameRe(leafName(symbol));
+  return (p) => lines(p).some((l) => !IMPORT_LINE.test(l.raw) && named.test(l.code));
 }
 
 /** Whether a passage calls `symbol` in its code: not in a comment, a docstring or the symbol's own definition or declaration. */
 function callsIn(symbol: string): (p: Passage) => boolean {
-  const defines = definitionLine(symbol);
+  const lines = codeLinesFor(symbol);
   return (p) => {
     const call = callPattern(symbol, p.path);
-    const inDoc = docstringLines(p.text, p.path);
-    const lines = callableText(p.text, p.path ?? '').split('\n');
-    const opens = signatureOpens(lines, symbol);
-    return lines.some((l, k) => !inDoc[k] && !opens[k] && !COMMENT.test(l) && !defines(l) && call.test(codeOf(l, p)));
+    return lines(p).some((l) => call.test(l.code));
   };
 }
 
