@@ -6,7 +6,7 @@ import { callSiteSymbol, isTestPassage } from '../../server/src/qgpt/intent';
 import { hintsRules } from '../../server/src/qgpt/hints';
 import { isQuotedProse, queryTerms } from '../../server/src/qgpt/terms';
 import type { Passage } from '../../server/src/qgpt/seeds';
-import { docstringLines, withoutStrings, withoutTrailingComment } from '../../server/src/index/languages';
+import { docstringLines, isDocumentPage, withoutStrings, withoutTrailingComment } from '../../server/src/index/languages';
 import { callSitesFirst } from '../../server/src/qgpt/answerFlow';
 
 const passage = (index: number, path: string, text: string): Passage => ({ index, path, startLine: 1, text, language: 'ts', entry: {} });
@@ -639,6 +639,16 @@ describe('extractive answerer: the order of the places', () => {
     assert.ok(!definitionRe('createSession').test('  x = self.createSession(req, sess)'), 'a call');
   });
 
+  it('"how is X tested?": a test that passes X to be called (schedule\'s `assertRaises(Error, job._schedule_next_run)`) comes before the code that calls X, and tests it', () => {
+    const caller = { ...passage(0, 'schedule/__init__.py', 'class Job:\n    def do(self, job_func):\n        self.job_func = job_func\n        self._schedule_next_run()\n        return self'), language: 'python', symbol: 'Job › do', retrieval: 1 };
+    const test = { ...passage(1, 'test_schedule.py', 'class SchedulerTests(unittest.TestCase):\n    def test_time_units(self):\n        job_instance = schedule.Job(interval=2)\n        self.assertRaises(ScheduleValueError, job_instance._schedule_next_run)'), language: 'python', symbol: 'SchedulerTests › test_time_units', retrieval: 0.7 };
+    assert.deepEqual(callSitesFirst('Job._schedule_next_run', [caller, test], true), [1, 0]);
+    assert.deepEqual(callSitesFirst('Job._schedule_next_run', [caller, test]), [0, 1], 'asked where it is called, the code first');
+    const ordered = [test, caller].map((p, k) => ({ ...p, index: k }));
+    const q = 'How is `Job._schedule_next_run` tested?';
+    assert.match(leadSentence(citedPlaces(q, rankPlaces(q, ordered)), callSiteSymbol(q), true), /^`SchedulerTests[.\w]*` in \[`test_schedule\.py:[\d-]+`\]\([^)]+\) tests it;/);
+  });
+
   it('"how is X tested?" where no test calls, names or reaches X by its class or module: the closest test the search found comes before the code that calls X, and the answer says so (minimatch)', () => {
     const caller = { ...passage(0, 'src/ast.ts', 'static #parseGlob(glob: string) {\n  const [src, needUflag] = parseClass(glob, i)\n  return src\n}'), language: 'typescript', symbol: 'AST › #parseGlob', retrieval: 1 };
     const test = { ...passage(1, 'test/class-edge-cases.js', "t.test('character classes', t => {\n  t.ok(minimatch('a', '[[:alpha:]]'))\n  t.end()\n})"), language: 'javascript', retrieval: 0.7 };
@@ -697,6 +707,19 @@ describe('extractive answerer: the order of the places', () => {
     const def = { ...passage(0, 'ksp/KspUtil.kt', 'internal fun KSClassDeclaration.asType() = asType(emptyList())\n\ninternal fun KSClassDeclaration.isKotlinClass(): Boolean {\n  return origin == KOTLIN\n}'), language: 'kotlin', symbol: 'asType, isKotlinClass', retrieval: 1 };
     const use = { ...passage(1, 'ksp/TargetTypes.kt', 'internal fun targetType(type: KSDeclaration): TargetType? {\n  if (!classDecl.isKotlinClass()) {\n    return null\n  }\n}'), language: 'kotlin', symbol: 'targetType', retrieval: 0.6 };
     assert.deepEqual(callSitesFirst('isKotlinClass', [def, use]), [1, 0]);
+  });
+
+  it('"where is X called?": a definition is no call where its type parameters nest (kotlin-result) or its brace opens on the next line (cxxopts)', () => {
+    assert.ok(definitionRe('tryMapIndexedNotNullTo').test('public inline fun <V, E, U : Any, C : MutableCollection<in U>> Iterable<V>.tryMapIndexedNotNullTo('), 'nested type parameters');
+    const kt = { ...passage(0, 'result/Try.kt', '@IgnorableReturnValue\npublic inline fun <V, E, U : Any, C : MutableCollection<in U>> Iterable<V>.tryMapIndexedNotNullTo(\n    destination: C,\n    transform: (index: Int, V) -> Result<U, E>?,\n): Result<C, E> {\n    val values = mapIndexedNotNullTo(destination) { index, element ->'), language: 'kotlin', symbol: 'tryMapIndexedNotNullTo', retrieval: 1 };
+    const ktUse = { ...passage(1, 'result/Deprecated.kt', 'public inline fun <V, E, U : Any, C : MutableCollection<in U>> Iterable<V>.mapIndexedNotNullTo(\n    destination: C,\n): Result<C, E> {\n    return tryMapIndexedNotNullTo(destination, transform)\n}'), language: 'kotlin', symbol: 'mapIndexedNotNullTo', retrieval: 0.6 };
+    assert.deepEqual(callSitesFirst('tryMapIndexedNotNullTo', [kt, ktUse]), [1, 0]);
+    const cpp = { ...passage(0, 'include/cxxopts.hpp', '  const std::string\n  arguments_string() const\n  {\n    std::string result;\n    for(const auto& kv: m_sequential)\n    {'), language: 'cpp', symbol: 'cxxopts.ParseResult.arguments_string', retrieval: 1 };
+    const cppUse = { ...passage(1, 'src/example.cpp', '    std::cout << result.arguments_string() << std::endl;\n    return 0;'), language: 'cpp', symbol: 'parse', retrieval: 0.6 };
+    assert.deepEqual(callSitesFirst('arguments_string', [cpp, cppUse]), [1, 0]);
+    // A call whose statement goes on below is still a call.
+    const call = { ...passage(0, 'src/a.c', '  if (ok)\n    arguments_string(x);\n  {\n  }'), language: 'c', symbol: 'f', retrieval: 1 };
+    assert.deepEqual(callSitesFirst('arguments_string', [call, cppUse]), [0, 1]);
   });
 
   it('Ruby\'s predicates keep their `?` (rake\'s `out_of_date?`): a name asked about, defined, called with or without parentheses, and carried to a follow-up', () => {
@@ -960,6 +983,19 @@ describe('extractive answerer: the order of the places', () => {
     const ordered = callSitesFirst('PriorityQueue', byScore).map((i, k) => ({ ...byScore[i]!, index: k }));
     assert.match(leadSentence(citedPlaces(query, rankPlaces(query, ordered)), callSiteSymbol(query)), /^`PQueue` in \[`source\/index\.ts:1`\]\([^)]+\) uses it;/);
     assert.ok(ordered.findIndex((p) => p.path === 'bench.ts') > ordered.findIndex((p) => p.path === 'source/index.ts'), ordered.map((p) => p.path).join(', '));
+  });
+
+  it('"who calls X?" where only tests call X: a page of documentation that shows the call (javadoc\'s HTML, AsciiDoc) is no code that calls it (jcommander)', () => {
+    for (const p of ['docs/apidocs/com/beust/jcommander/X.html', 'site/api/index.html', 'docs/index.adoc', 'docs/usage.rst', 'README.md']) assert.ok(isDocumentPage(p), p);
+    for (const p of ['src/main/java/X.java', 'public/index.html', 'templates/page.html', 'src/app.ts']) assert.ok(!isDocumentPage(p), p);
+    const query = 'Who calls `EnvironmentVariableDefaultProvider`?';
+    const test = { ...passage(0, 'src/test/java/EnvironmentVariableDefaultProviderTest.java', 'public final class EnvironmentVariableDefaultProviderTest {\n  @Test\n  public void shouldParseEnvironmentVariable() {\n    final IDefaultProvider defaultProvider = new EnvironmentVariableDefaultProvider(null, "-", variableResolver);\n  }\n}'), language: 'java', symbol: 'EnvironmentVariableDefaultProviderTest', retrieval: 1 };
+    const html = { ...passage(1, 'docs/apidocs/com/beust/jcommander/defaultprovider/EnvironmentVariableDefaultProvider.html', '<section class="detail" id="&lt;init&gt;()">\n<div class="member-signature"><span class="modifiers">public</span>&nbsp;<span class="element-name">EnvironmentVariableDefaultProvider</span>()</div>\n</section>'), language: 'html', retrieval: 0.32 };
+    const adoc = { ...passage(2, 'docs/index.adoc', '[source,java]\n----\nJCommander.newBuilder().defaultProvider(new EnvironmentVariableDefaultProvider()).build();\n----'), language: 'text', retrieval: 0.2 };
+    const byScore = answerOrder(query, [test, html, adoc]).order.map((i) => [test, html, adoc][i]!);
+    const ordered = callSitesFirst('EnvironmentVariableDefaultProvider', byScore).map((i, k) => ({ ...byScore[i]!, index: k }));
+    assert.equal(ordered[0]!.path, test.path);
+    assert.match(leadSentence(citedPlaces(query, rankPlaces(query, ordered)), callSiteSymbol(query)), /^`[\w.]+` in \[`src\/test\/java\/EnvironmentVariableDefaultProviderTest\.java:[\d-]+`\]\([^)]+\) creates one \(only tests call it\)/);
   });
 
   it('"where is X called?" where only tests call X: the test that calls it answers, said so; a header\'s prototype calls nothing (hiredis)', () => {

@@ -12,7 +12,7 @@ import { peopleAnswer } from './peopleAnswer';
 import { leafName, queryTerms } from './terms';
 import { isTestOfModule, ownerAndMember, receiverNamedAfter } from '../index/symbols';
 import { answerOrder, callPattern, codeOf, COMMENT, definitionLine, escapeRe, signatureOpens, wholeNameRe } from './extractive';
-import { asksAboutExamples, callableText, docstringLines, isExamplePath, languageOf } from '../index/languages';
+import { asksAboutExamples, callableText, docstringLines, isDocumentPage, isExamplePath, languageOf } from '../index/languages';
 import { toAskcodeError } from '../core/errors';
 
 /**
@@ -122,7 +122,7 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
     const { direct, call } = patterns(p.path);
     return {
       i, direct: direct.test(text), calls: call.test(text), defines: lines.some((l, k) => !inDoc[k] && (defines(l) || opens[k])), own: isPieceOf(p, leafName(symbol)),
-      test: testsFirst && isTestPassage(p), doc: !examples && !!p.path && !!languageOf(p.path).markdown,
+      test: testsFirst && isTestPassage(p), doc: !examples && !!p.path && isDocumentPage(p.path),
       example: !examples && !!p.path && isExamplePath(p.path),
       owned: !!owner && calledOnOwner(text, p, owner, leaf),
     };
@@ -156,8 +156,10 @@ export function callSitesFirst(symbol: string, passages: Passage[], testsFirst =
   // itself four times; `FileSink.__init__` is the caller asked for): a definition that calls it.
   // A benchmark's or an example's call comes after the code's uses, before the definition
   // (p-queue's `bench.ts` creates a `PriorityQueue`; `PQueue` uses it as its default queue).
+  // Asked how it is tested, a test that calls it, or passes it to be called (schedule's
+  // `assertRaises(ScheduleValueError, job._schedule_next_run)`), before the code that calls it.
   const rank = (x: Place) =>
-    named?.has(x.i) ? -1 : found?.has(x.i) ? -0.5 : x.calls && x.doc ? 2.5 : x.calls && x.example && !x.defines ? 1.5 : x.owned && !x.doc && !x.own ? 0 : x.calls && !x.defines && !x.own ? (x.direct ? (owner && order.some((o) => o.owned) ? 0.5 : 0) : 1) : x.calls ? 2 : 3;
+    named?.has(x.i) ? -1 : found?.has(x.i) ? -0.5 : x.test && x.calls ? -0.25 : x.calls && x.doc ? 2.5 : x.calls && x.example && !x.defines ? 1.5 : x.owned && !x.doc && !x.own ? 0 : x.calls && !x.defines && !x.own ? (x.direct ? (owner && order.some((o) => o.owned) ? 0.5 : 0) : 1) : x.calls ? 2 : 3;
   // "Where is X tested?": of the places that call X, the tests' first.
   return order.sort((a, b) => rank(a) - rank(b) || Number(b.test) - Number(a.test) || a.i - b.i).map((x) => x.i);
 }

@@ -5,7 +5,7 @@ import { asksAboutTests, callSiteSymbol, isTestPassage, testNamedAfter } from '.
 import { analyzeQuestion } from '../index/question';
 import { goesOnWith } from '../index/chunker';
 import { isTestOfModule, ownerAndMember } from '../index/symbols';
-import { ABOUT_TYPES, IMPORT_LINE, asksAboutExamples, bracketDepth, docstringLines, isDeclarationPath, isExamplePath, isInterfaceOnly, isRubyPath, languageOf, callableText, withoutStrings, withoutTrailingComment } from '../index/languages';
+import { ABOUT_TYPES, IMPORT_LINE, asksAboutExamples, bracketDepth, docstringLines, isDeclarationPath, isDocumentPage, isExamplePath, isInterfaceOnly, isRubyPath, languageOf, callableText, withoutStrings, withoutTrailingComment } from '../index/languages';
 
 /**
  * The built-in extractive answerer: no weights, answers from the snippets themselves — which
@@ -73,6 +73,12 @@ function typedDeclaration(leaf: string): string {
  */
 const NOT_AN_ENTRY = String.raw`(?!(?:(?!\bfunction\b|=>)[^\n])*,[ \t]*$)`;
 
+/**
+ * Kotlin's type parameters or arguments, one level of them nested: kotlin-result's
+ * `fun <V, E, U : Any, C : MutableCollection<in U>> Iterable<V>.tryMapIndexedNotNullTo(`.
+ */
+const KOTLIN_TYPE_PARAMS = String.raw`<(?:[^<>\n]|<[^<>\n]*>)*>`;
+
 /** A line that defines `symbol` (by its last part), in any of the languages the index reads. */
 export function definitionRe(symbol: string): RegExp {
   const leaf = escapeRe(leafName(symbol));
@@ -89,7 +95,7 @@ export function definitionRe(symbol: string): RegExp {
   // Kotlin's type parameters and receiver before the name: `fun <T> KSClassDeclaration.isKotlinClass(`.
   // Ruby's class methods: `def self.fabricate(segment)`, `def Router.fabricate`. A function given to
   // a member: express-session's `Store.prototype.createSession = function(req, sess){`, `exports.x = (a) => …`.
-  return new RegExp(`(?:\\b${DEF_WORDS}[ \\t]+${leaf}${end})|(?:\\bdef[ \\t]+(?:self|[A-Z]\\w*)\\.${leaf}${end})|(?:^\\s*(?:[\\w$]+\\.)+${leaf}\\s*=\\s*(?:async\\s+)?(?:function\\b|\\([^()]*\\)\\s*=>|[\\w$]+\\s*=>))|(?:\\bfun[ \\t]+(?:<[^>\\n]*>[ \\t]*)?(?:[\\w.]+(?:<[^>\\n]*>)?\\??\\.)?${leaf}${end})|(?:\\bfunc[ \\t]*\\([^)\\n]*\\)[ \\t]*${leaf}${end})|(?:^\\s*(?:public |private |protected |static |async |export )*${leaf}\\s*(?:<[^>]*>)?\\s*(?:\\([^()]*\\)\\s*(?::\\s*[^;{=]+?\\s*)?(?:\\{|=>)|\\([^()]*\\)\\s*:\\s*[^;{=]+?;|=(?!=)|:(?!:)${NOT_AN_ENTRY}))|(?:^#+\\s*\`?${leaf}${end})|${typedDeclaration(leaf)}|(?:^\\s*(?:(?:public|private|protected|static|async|readonly|override|abstract) )*${leaf}<\\s*$)`, 'm');
+  return new RegExp(`(?:\\b${DEF_WORDS}[ \\t]+${leaf}${end})|(?:\\bdef[ \\t]+(?:self|[A-Z]\\w*)\\.${leaf}${end})|(?:^\\s*(?:[\\w$]+\\.)+${leaf}\\s*=\\s*(?:async\\s+)?(?:function\\b|\\([^()]*\\)\\s*=>|[\\w$]+\\s*=>))|(?:\\bfun[ \\t]+(?:${KOTLIN_TYPE_PARAMS}[ \\t]*)?(?:[\\w.]+(?:${KOTLIN_TYPE_PARAMS})?\\??\\.)?${leaf}${end})|(?:\\bfunc[ \\t]*\\([^)\\n]*\\)[ \\t]*${leaf}${end})|(?:^\\s*(?:public |private |protected |static |async |export )*${leaf}\\s*(?:<[^>]*>)?\\s*(?:\\([^()]*\\)\\s*(?::\\s*[^;{=]+?\\s*)?(?:\\{|=>)|\\([^()]*\\)\\s*:\\s*[^;{=]+?;|=(?!=)|:(?!:)${NOT_AN_ENTRY}))|(?:^#+\\s*\`?${leaf}${end})|${typedDeclaration(leaf)}|(?:^\\s*(?:(?:public|private|protected|static|async|readonly|override|abstract) )*${leaf}<\\s*$)`, 'm');
 }
 
 /**
@@ -349,7 +355,7 @@ export function testCallsAnswer(query: string, passages: Passage[]): ((p: Passag
   if (!callOf) return undefined;
   const calling = callsIn(callOf);
   const examples = asksAboutExamples(query);
-  const code = (p: Passage) => !isTestPassage(p) && !(!!p.path && (languageOf(p.path).markdown || (!examples && isExamplePath(p.path))));
+  const code = (p: Passage) => !isTestPassage(p) && !(!!p.path && (isDocumentPage(p.path) || (!examples && isExamplePath(p.path))));
   if (passages.some((p) => code(p) && calling(p))) return undefined;
   // A class the code uses without calling it (p-queue's `queueClass: PriorityQueue`, an
   // `instanceof PriorityQueue`) is used there, before the tests that create one.
@@ -582,7 +588,17 @@ function signatureName(lines: string[], i: number): string | undefined {
  */
 export function signatureOpens(lines: string[], symbol: string): boolean[] {
   const leaf = leafName(symbol);
-  return lines.map((l, k) => l.includes(leaf) && signatureName(lines, k) === leaf);
+  const head = braceBelowHead(leaf);
+  return lines.map((l, k) => l.includes(leaf) && (signatureName(lines, k) === leaf || (head.test(l) && /^\s*\{/.test(lines.slice(k + 1).find((x) => x.trim()) ?? ''))));
+}
+
+/**
+ * A definition's line whose body's brace opens on the next line, its return type perhaps on the
+ * line above (cxxopts' `const std::string` / `arguments_string() const` / `{`): no `;` ends it, as
+ * it would a call.
+ */
+function braceBelowHead(leaf: string): RegExp {
+  return new RegExp(String.raw`^\s*(?:[\w:<>,*&]+[ \t]+)*[*&]*${escapeRe(leaf)}\s*\([^;{}]*\)\s*(?:(?:const|noexcept|override|final)\s*)*$`);
 }
 
 /** A package or namespace clause, a PHP or strict-mode opening: what a file's head of imports holds besides them. */
@@ -748,7 +764,7 @@ export function answerOrder(query: string, passages: Passage[]): { order: number
   // Once per place, not per comparison of the sort.
   // Asked where X is called, a document's example of a call comes after the code's calls too.
   const callOf = callSiteSymbol(query);
-  const prose = (p: Passage) => !!callOf && !wantExamples && !!p.path && !!languageOf(p.path).markdown;
+  const prose = (p: Passage) => !!callOf && !wantExamples && !!p.path && isDocumentPage(p.path);
   const example = (p: Passage) => !wantExamples && !!p.path && isExamplePath(p.path);
   const testCall = testCallsAnswer(query, passages);
   const lateTest = (p: Passage) => !wantTests && isTestPassage(p) && !testCall?.(p);
@@ -1048,7 +1064,7 @@ export function leadSentence(cited: PlaceMatch[], callOf: string | null = null, 
   // Nor of its module: the closest test the search found (it may reach X through the public API).
   else if (aboutTests && callOf && !calls && !uses && isTestPassage(first.passage)) s = `No test found calls \`${leafName(callOf)}\` directly; the closest test found is ${where}`;
   // A document's example first: the places hold no code that calls it (answerOrder puts documents after code).
-  else if ((calls || uses) && !aboutTests && !!first.passage.path && !!languageOf(first.passage.path).markdown) s = `No code found ${calls ? 'calls' : 'uses'} \`${leafName(callOf!)}\`; ${where} shows it ${calls ? 'called' : 'used'}`;
+  else if ((calls || uses) && !aboutTests && !!first.passage.path && isDocumentPage(first.passage.path)) s = `No code found ${calls ? 'calls' : 'uses'} \`${leafName(callOf!)}\`; ${where} shows it ${calls ? 'called' : 'used'}`;
   // A test first, not asked about tests: only tests call it (testCallsAnswer).
   else if (calls || uses) s = `${where} ${aboutTests && isTestPassage(first.passage) ? 'tests it' : raises ? 'raises it' : creates ? 'creates one' : calls ? 'calls it' : 'uses it'}${!aboutTests && isTestPassage(first.passage) ? ` (only tests ${calls ? 'call' : 'use'} it)` : ''}`;
   else if (inherits?.via === 'implements') s = `${where} implements it`;
