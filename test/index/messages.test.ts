@@ -27,6 +27,21 @@ describe('messages in code', function () {
     ]);
   });
 
+  it('reads a literal none of whose pieces is a message as a template, and finds it quoted with values in its gaps (hashie)', () => {
+    const code = [
+      'raise NoMethodError, "The property \'#{property}\' is not defined for #{self.class.name}."',
+      'fail "#{name} is required for #{owner}"',
+      'x = "a %s b %s"',
+    ].join('\n');
+    assert.deepEqual(messagesOf(code), ['the property … is not defined for …'], 'not one that starts with a value, nor letters');
+    const idx = new MessageIndex();
+    idx.add('lib/hashie/dash.rb', messagesOf(code));
+    assert.deepEqual(idx.find('Why do I get NoMethodError "The property \'x\' is not defined for MyDash" when I build a Dash?'), [{ message: 'the property … is not defined for …', files: ['lib/hashie/dash.rb'] }]);
+    assert.deepEqual(idx.find('The property is not defined for MyDash'), [], 'a gap holds a value');
+    assert.deepEqual(idx.find('The property a b c d e is not defined for MyDash'), [], 'a value of a few words at most');
+    assert.deepEqual(idx.find('The property x is defined for MyDash'), []);
+  });
+
   it('finds the messages a text holds, word for word, and forgets a removed file', () => {
     const idx = new MessageIndex();
     idx.add('a.py', ['no config file found using default configuration', 'could not be imported because']);
@@ -78,6 +93,38 @@ describe('messages in code', function () {
       // A question in prose quotes what it means with quotes (literals), not pasted output.
       const question = 'Why could the command not locate a Flask application? Did I not provide the app option?';
       assert.deepEqual(rankedFiles(engine, question), rankedFiles(engine, question, { messageW: 0 }));
+    });
+
+    it('a question that quotes a message the code puts together ("Can only specify option -x once.") ranks the code that says it first (jcommander)', async () => {
+      const { dir: repo, write } = cores.repo();
+      write('src/main/java/cli/ParameterDescription.java', [
+        'public class ParameterDescription {',
+        '  public void addValue(String value, boolean isDefault) {',
+        '    if (assigned && !isMultiOption() && !isDefault) {',
+        '      throw new ParameterException("Can only specify option " + name + " once.");',
+        '    }',
+        '    assigned = true;',
+        '  }',
+        '}',
+        '',
+      ].join('\n'));
+      // The question's other words, many times over.
+      write('src/main/java/cli/ArgsParser.java', [
+        'public class ArgsParser {',
+        '  /** Parses the command line: an option may appear twice when repeating it is allowed. */',
+        '  public void parse(String... args) {',
+        '    for (String option : args) { if (isOption(option)) handleOption(option); }',
+        '  }',
+        '}',
+        '',
+      ].join('\n'));
+      const core = await cores.open(repo);
+      const engine = core.index.engine;
+      const question = 'Why do I get "Can only specify option -x once." when the same option appears twice on the command line, and when is repeating it allowed?';
+      const without = rankedFiles(engine, question, { messageW: 0 });
+      assert.notEqual(without[0], 'src/main/java/cli/ParameterDescription.java', `without messages another file is first: ${without}`);
+      const withM = rankedFiles(engine, question);
+      assert.equal(withM[0], 'src/main/java/cli/ParameterDescription.java', `${withM}`);
     });
   });
 });

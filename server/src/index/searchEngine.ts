@@ -222,8 +222,8 @@ export interface RankParams {
   literalMax: number;
   /**
    * Added for a code file that says a message an issue or commit text quotes (a warning, an
-   * error, a line of output: messages.ts), per message (two at most). Not for questions, which
-   * quote with quotes (`literalW`). 0.3: swe-lite dev Acc@5 0.825 → 0.841, R@1 0.619 → 0.651, MRR
+   * error, a line of output: messages.ts), per message (two at most). A question's own quotes
+   * are read for messages alone, and weigh as a literal found (`literalW`). 0.3: swe-lite dev Acc@5 0.825 → 0.841, R@1 0.619 → 0.651, MRR
    * 0.698 → 0.723 (flask's pasted `.env` tip 9th → 1st, pytest's skip error 3rd → 1st, no row
    * down); commit-eval dev R@1 0.701 → 0.707, MRR 0.839 → 0.844. 0.7: swe-lite R@1 0.603, MRR
    * 0.685 (a maths literal, "x x x x", lifted sympy files; such messages are no longer read).
@@ -694,7 +694,8 @@ export class SearchEngine {
     const flags = this.fileFlags;
     const hinted = this.hintedFiles(parsed.pathHints, allowed, p.maxHintFiles);
     const quoted = p.literalW > 0 ? this.literalFiles(parsed.literals, c, maxC * LITERAL_MIN_SCORE, allowed, parsed.aboutTests, p.literalMax) : undefined;
-    const said = !natural && p.messageW > 0 ? this.messageFiles(text, allowed, p.messageMax) : undefined;
+    // A question's quoted messages only ("Can only specify option -x once."), each on its own.
+    const said = p.messageW > 0 ? this.messageFiles(natural ? parsed.literals : [text], allowed, p.messageMax) : undefined;
     const phraseW = natural ? p.phraseW : p.phraseTextW;
     const phrased = phraseW > 0 ? this.phraseFiles(text, allowed) : undefined;
     const ided = natural && p.declaredIdW > 0 ? this.declaredIdFiles(text, allowed) : undefined;
@@ -708,7 +709,9 @@ export class SearchEngine {
       const lit = quoted?.get(fd);
       if (lit) s += p.literalW * lit;
       const msg = said?.get(fd);
-      if (msg) s += p.messageW * Math.min(msg, 2);
+      // A question's quote of a message the code puts together (`"Can only specify option " + name + " once."`)
+      // counts as its quote of a literal would, once.
+      if (msg) s += natural ? (lit ? 0 : p.literalW) : p.messageW * Math.min(msg, 2);
       if (phrased?.has(fd)) s += phraseW;
       if (ided?.has(fd)) s += p.declaredIdW;
       const t = targetAt?.get(fd);
@@ -959,9 +962,9 @@ export class SearchEngine {
   }
 
   /** Code files that say a message the text quotes, with how many such messages each says. */
-  private messageFiles(text: string, allowed: Uint8Array | undefined, max: number): Map<number, number> | undefined {
+  private messageFiles(texts: string[], allowed: Uint8Array | undefined, max: number): Map<number, number> | undefined {
     const out = new Map<number, number>();
-    for (const { files } of this.messages.find(text)) {
+    for (const { files } of texts.flatMap((t) => this.messages.find(t))) {
       if (files.length > max) continue;
       for (const key of files) {
         const e = this.entryIn(key, allowed);
