@@ -162,10 +162,13 @@ describe('question: what a question asks', () => {
     assert.ok(parseQuery('how do I clean up after a request?').terms.some((t) => t.term === 'cleanup' && t.weight < 1), 'at less weight than the words themselves');
   });
 
-  it('adds the short forms code writes for a word ("directory" → dir, "context" → ctx), at less weight than the words', () => {
+  it('adds the short forms code writes for a word ("directory" → dir, "context" → ctx) and the long forms of short words ("bool" → boolean), at less weight than the words', () => {
     assert.deepEqual(abbreviationsOf('What happens if I ask to empty a directory that does not exist yet?'), ['dir']);
     assert.deepEqual(abbreviationsOf('Which arguments and configuration values does the request context carry?'), ['args', 'config', 'cfg', 'req', 'ctx']);
-    assert.deepEqual(abbreviationsOf('a specific author; the dir, ctx and args; an express route'), [], 'not "specific" or "author", not what is short already');
+    assert.deepEqual(abbreviationsOf('a specific author; an express route'), [], 'not "specific" or "author"');
+    // A short word said, the long form code writes (CsvHelper's `BooleanConverter` for "a bool property").
+    assert.deepEqual(abbreviationsOf('the dir, ctx and args of a bool property'), ['directory', 'context', 'arguments', 'boolean']);
+    assert.ok(parseQuery('Which text values get read as true for a bool property?').terms.some((t) => t.term === 'boolean' && t.weight < 1));
     const empty = parseQuery('What happens if I ask to empty a directory that does not exist yet?').terms;
     assert.ok(empty.some((t) => t.term === 'dir' && t.weight < empty.find((x) => x.term === 'directori')!.weight), 'at less weight than the word itself');
   });
@@ -221,6 +224,9 @@ describe('question: what a question asks', () => {
     assert.equal(analyzeQuestion('which functions call handle_exception?').intent, 'usage');
     // Raised, thrown or made: the places that do, not the class's definition.
     for (const q of ['Where is MethodNotAllowed raised?', 'where is the RouteExists exception thrown?', 'Where is BlueprintGroup instantiated?']) assert.equal(analyzeQuestion(q).intent, 'usage', q);
+    // A question that says the code throws an exception, or that the user gets one, asks where it is thrown (CsvHelper).
+    for (const q of ['Why does creating the reader throw a ConfigurationException when the quote is the delimiter?', 'I get a HeaderValidationException saying the header was not found', 'why does it raise `ParseError` here?']) assert.equal(analyzeQuestion(q).intent, 'usage', q);
+    for (const q of ['What is a ConfigurationException?', 'How do I get a config value?']) assert.notEqual(analyzeQuestion(q).intent, 'usage', q);
     // A dotted name is no full stop that ends the question.
     assert.equal(analyzeQuestion('Where is `ErrorHandler.response` called?').intent, 'usage');
     assert.equal(analyzeQuestion('how is Flask.url_for tested?').intent, 'usage');
@@ -251,7 +257,11 @@ describe('question: what a question asks', () => {
     for (const q of ['How can I skip logging some requests, and at what point is that decision made?', 'How do I escape glob characters, and how does that differ on Windows?', 'Who prints the help screen when parsing fails, and how do I stop it?', 'How do I build a URL path from a pattern, and what happens if a parameter is missing?']) {
       assert.equal(analyzeQuestion(q).howTo, false, q);
     }
-    for (const q of ['How do I add a route, and how do I remove it?', 'Who can help with routing, and how do I add a route?']) assert.equal(analyzeQuestion(q).howTo, true, q);
+    // So does a question that asks first what the code does, or where, then how to change it (qs' README had answered).
+    for (const q of ['What happens to a key nested deeper than the depth limit, like a[b][c][d]=1, and how do I make it throw instead?', 'I get a HeaderValidationException saying "Header with name \'Id\' was not found" — where is that message put together, and how can I make the reader ignore missing headers?']) {
+      assert.equal(analyzeQuestion(q).howTo, false, q);
+    }
+    for (const q of ['How do I add a route, and how do I remove it?', 'Who can help with routing, and how do I add a route?', 'Where do I put my config, and how do I load it?']) assert.equal(analyzeQuestion(q).howTo, true, q);
   });
 
   it('reads the kind of definition a question names beside a name', () => {
@@ -328,7 +338,9 @@ describe('question: what a question asks', () => {
       // tsd's type tests: chalk's source/index.test-d.ts.
       'source/index.test-d.ts', 'index.test-d.mts',
       // A test script per environment: debug's test.node.js and test.browser.js.
-      'test.node.js', 'test.browser.js', 'src/test.node.mjs']) {
+      'test.node.js', 'test.browser.js', 'src/test.node.mjs',
+      // A C or C++ test program named `<name>test`: tinyxml2's xmltest.cpp.
+      'xmltest.cpp', 'tests/unittest.cc', 'jsontest.c']) {
       assert.ok(isTestPath(p), p);
     }
     for (const p of ['benchmarks/handle.ts', 'crate/benches/parse.rs', 'examples/app.py', '_examples/pathvalue/main.go', 'src/main/java/org/jsoup/examples/ListLinks.java', 'samples/src/main/java/demo/App.java',
@@ -348,7 +360,7 @@ describe('question: what a question asks', () => {
       // Named so by a suffix: yarl's url_benchmark.py, SnapKit's Example-iOS/ and its playground.
       'url_benchmark.py', 'src/router-bench.ts', 'Example-iOS/ListViewController.swift', 'examples_node/app.js', 'SnapKitPlayground.playground/Contents.swift']) assert.ok(isExamplePath(p), p);
     for (const p of ['src/router/trie.ts', 'src/flask/testing.py.txt', 'docs/guide.md', 'src/attest.ts', 'src/latest/index.ts', 'src/_pytest/python.py',
-      'src/contests/rules.ts', 'src/testimony/index.ts', 'src/attest.c', 'src/latest.sh', 'src/features/cart/slice.ts', 'app/features/steps.ts',
+      'src/contests/rules.ts', 'src/testimony/index.ts', 'src/attest.c', 'src/latest.sh', 'src/latest.c', 'fastest.cpp', 'src/contest.c', 'manifest.c', 'src/features/cart/slice.ts', 'app/features/steps.ts',
       // A JVM package's folders name the project's own code: Spring Initializr's `com.example.demo`, the petclinic's `org.springframework.samples`.
       'src/utils/seed.ts', 'src/random/seeds.py', 'db/schema.rb',
       'src/main/java/com/example/demo/DemoApplication.java', 'src/main/java/org/springframework/samples/petclinic/owner/OwnerController.java', 'src/main/kotlin/com/example/App.kt', 'src/attestutils/a.ts', 'src/protests.py', 'app/spectrum.ts',

@@ -190,6 +190,12 @@ const TEST_SOURCE_SET = /(^|\/)src\/(?:[a-z][A-Za-z]*(?:Test|Tests|TestFixtures)
 const GO_TEST_PACKAGE = /(^|\/)(?!(?:la|at|con|pro|de)test\/)[a-z][a-z0-9]+test\/(?:[^/]+\/)*[^/]+\.go$/;
 
 /**
+ * A C or C++ project's test program named `<name>test` (tinyxml2's `xmltest.cpp`, whose checks of
+ * every error code had led "where are declarations allowed?"); `latest.c`, `contest.c`, `fastest.c` are none.
+ */
+const C_TEST_PROGRAM = /(^|\/)(?![a-z_]*(?:la|at|con|pro|de|fas|grea|shor|nea|ligh|tigh|brigh|stric|sof|hot|wet)test\.)[a-z][a-z0-9_]*[a-z0-9]test\.(?:c|cc|cpp|cxx)$/;
+
+/**
  * Tests, mocks, fixtures, playgrounds and a project's helpers for its tests (axum's `test_helpers/`,
  * pylint's `testutils/`) in JS/TS, Python, Go, Rust and Java layouts (Django's `tests.py`, .NET's
  * `App.Tests/`, `integration_tests/`, RSpec's `_spec.rb`, Cypress's `.cy.ts`, tsd's type tests
@@ -206,7 +212,7 @@ const GO_TEST_PACKAGE = /(^|\/)(?!(?:la|at|con|pro|de)test\/)[a-z][a-z0-9]+test\
  */
 export function isTestPath(relPath: string): boolean {
   const p = relPath.replace(/\\/g, '/');
-  return TEST_PATH.test(p) || TEST_CLASS_FILE.test(p) || TEST_SOURCE_SET.test(p) || GO_TEST_PACKAGE.test(p);
+  return TEST_PATH.test(p) || TEST_CLASS_FILE.test(p) || TEST_SOURCE_SET.test(p) || GO_TEST_PACKAGE.test(p) || C_TEST_PROGRAM.test(p);
 }
 
 /**

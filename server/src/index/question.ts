@@ -101,6 +101,9 @@ const USAGE = [
   /\bexamples?\s+of\s+(?:using|calling|how\s+to\s+(?:use|call))\b/i,
   /\b(callers?|call sites?|usages?|uses|references)\s+(of|to)\b/i,
   /\b(what|who|which\s+\w+)\s+(calls?|uses?|invokes?|imports?)\b/i,
+  // "Why does creating the reader throw a ConfigurationException…?", "I get a HeaderValidationException
+  // saying…": where the code throws it, not its class (CsvHelper's `ConfigurationException.cs` had led).
+  /\b(?:throws?|throwing|raises?|raising|get|gets|got|getting)\s+(?:an?\s+|the\s+)?`?[A-Z][A-Za-z0-9_]*(?:Exception|Error)\b/,
   // "Where is `Recovery` registered?": a name passed to what registers it (`engine.Use(Recovery())`).
   /\b[Ww]here\s+(?:is|are)\s+(?:the\s+)?(?:`[^`\n]+`|[A-Z][\w$.]*|[a-z_$][\w$]*[A-Z_.][\w$.]*)(?:\s+(?:middleware|handler|hook|plugin|blueprint|extension|filter|function|class|component))?\s+registered\b/,
 ];
@@ -155,6 +158,12 @@ const HOW_TO = /\b(how (?:do|can|should|would) (?:i|we|you|one)|how to|what shou
  * Not a second how-to ("…, and how do I undo it?").
  */
 const MECHANISM = /\b(?:and|but)\s+(?:how|where|when|at what point|in which \w+)\s+(?!(?:do|can|should|would)\s+(?:i|we|you|one)\b)(?:is|are|does|do|did|was|were)\b|\b(?:and|but)\s+what\s+happens\b|^\s*who\s+(?!(?:can|could|should|would|will|knows?|wrote|writes|owns?|maintains?|works?|reviews?)\b)[a-z]+s\b/i;
+/**
+ * A question that asks first what the code does or where, then how to change it: "What happens to a
+ * key nested deeper than the depth limit, and how do I make it throw instead?" (qs' README had
+ * answered before `lib/parse.js`), "… — where is that message put together, and how can I …?".
+ */
+const MECHANISM_FIRST = /^[^?]*?\b(?:what happens|where\s+(?:is|are|does|do|did)\b(?!\s+(?:i|we|you|one)\b))[^?]*?\b(?:and|but)\s/i;
 /** A user's symptom: "why does X not…", "why doesn't…", "what causes the … error", "can X break…". */
 const SYMPTOM = /\bwhat causes\b|\bwhy (?:does|do|is|are|did|would|can)\b[^?]*\b(?:not|n't)\b|\bwhy (?:doesn't|don't|isn't|aren't|won't|can't)\b|\bcan\b[^?]*\bbreak\b/i;
 const ASKS_FOR_TESTS = /\b(tested|tests?(?: files?| modules?)? (?:for|of|that cover|covering)|test cases?|test coverage|which tests?|unit tests?|how (?:is|are|do|does) [^?]{0,60}\btest)\b/i;
@@ -309,6 +318,6 @@ export function analyzeQuestion(text: string): QuestionInfo {
   if (natural) for (const name of [...symbols.keys()]) if ([...symbols.keys()].some((o) => o.startsWith(name + '.'))) symbols.delete(name);
   const phrased = usagePhrasing(trimmed);
   const intent: SymbolIntent = USAGE.some((re) => re.test(phrased)) ? 'usage' : DEFINITION.test(trimmed) ? 'definition' : 'about';
-  return { natural, symbols: [...symbols.values()], intent, asksForTests: natural && ASKS_FOR_TESTS.test(withoutTestDomain(trimmed)), howTo: natural && (HOW_TO.test(trimmed) || SYMPTOM.test(trimmed)) && !MECHANISM.test(trimmed), asksForCode: natural && ASKS_FOR_CODE.test(trimmed), framing: natural ? framingOf(trimmed) : new Map(), fileShaped,
+  return { natural, symbols: [...symbols.values()], intent, asksForTests: natural && ASKS_FOR_TESTS.test(withoutTestDomain(trimmed)), howTo: natural && (HOW_TO.test(trimmed) || SYMPTOM.test(trimmed)) && !MECHANISM.test(trimmed) && !MECHANISM_FIRST.test(trimmed), asksForCode: natural && ASKS_FOR_CODE.test(trimmed), framing: natural ? framingOf(trimmed) : new Map(), fileShaped,
     capitalised: natural ? capitalised.filter((w) => !symbols.has(w)) : [] };
 }
