@@ -240,27 +240,9 @@ const ABBREVIATIONS = new Map<string, string[]>(
   }),
 );
 
-/**
- * The long forms code writes for a question's short words ("a bool property" → CsvHelper's
- * `BooleanConverter`): the short forms above, and the type names said for the type.
- */
-const LONG_FORMS = new Map<string, string>(
-  Object.entries({
-    bool: 'boolean', int: 'integer', str: 'string', dict: 'dictionary', config: 'configuration', env: 'environment',
-    args: 'arguments', params: 'parameters', attr: 'attribute', attrs: 'attributes', msg: 'message', err: 'error',
-    ctx: 'context', repo: 'repository', db: 'database', dir: 'directory', char: 'character', conn: 'connection',
-    impl: 'implementation', req: 'request', resp: 'response', tmp: 'temporary', len: 'length', cb: 'callback',
-    pkg: 'package', buf: 'buffer', addr: 'address', cmd: 'command', delim: 'delimiter', stmt: 'statement', cert: 'certificate',
-  }),
-);
-
-/** The short forms code writes for a text's words ("directory" → `dir`), and the long forms of its short words, once each. */
+/** The short forms code writes for a text's words ("directory" → `dir`), once each. */
 export function abbreviationsOf(text: string): string[] {
   const out = new Set<string>();
-  for (const w of text.toLowerCase().match(/[a-z]+/g) ?? []) {
-    if (w.length >= 4) for (const a of ABBREVIATIONS.get(stem(w)) ?? []) if (a !== w) out.add(a);
-    const long = LONG_FORMS.get(w);
-    if (long) out.add(long);
-  }
+  for (const w of text.toLowerCase().match(/[a-z]{4,}/g) ?? []) for (const a of ABBREVIATIONS.get(stem(w)) ?? []) if (a !== w) out.add(a);
   return [...out];
 }

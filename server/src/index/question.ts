@@ -101,12 +101,15 @@ const USAGE = [
   /\bexamples?\s+of\s+(?:using|calling|how\s+to\s+(?:use|call))\b/i,
   /\b(callers?|call sites?|usages?|uses|references)\s+(of|to)\b/i,
   /\b(what|who|which\s+\w+)\s+(calls?|uses?|invokes?|imports?)\b/i,
-  // "Why does creating the reader throw a ConfigurationException…?", "I get a HeaderValidationException
-  // saying…": where the code throws it, not its class (CsvHelper's `ConfigurationException.cs` had led).
-  /\b(?:throws?|throwing|raises?|raising|get|gets|got|getting)\s+(?:an?\s+|the\s+)?`?[A-Z][A-Za-z0-9_]*(?:Exception|Error)\b/,
   // "Where is `Recovery` registered?": a name passed to what registers it (`engine.Use(Recovery())`).
   /\b[Ww]here\s+(?:is|are)\s+(?:the\s+)?(?:`[^`\n]+`|[A-Z][\w$.]*|[a-z_$][\w$]*[A-Z_.][\w$.]*)(?:\s+(?:middleware|handler|hook|plugin|blueprint|extension|filter|function|class|component))?\s+registered\b/,
 ];
+/**
+ * "Why does creating the reader throw a ConfigurationException…?", "I get a HeaderValidationException
+ * saying…": where the code throws it, not its class (CsvHelper's `ConfigurationException.cs` had led),
+ * when it is the one name the question says (hashie's "NoMethodError … for MyDash" asks about `Dash`).
+ */
+const THROWN = /\b(?:throws?|throwing|raises?|raising|get|gets|got|getting)\s+(?:an?\s+|the\s+)?`?([A-Z][A-Za-z0-9_]*(?:Exception|Error))\b/;
 const DEFINITION = /\b(defined|definition|declared|declaration|implemented|located|lives?|where is|where are|what does|what is)\b/i;
 
 const NAME_WORD = String.raw`(?:\`[^\`\n]+\`|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(\))?)`;
@@ -317,7 +320,9 @@ export function analyzeQuestion(text: string): QuestionInfo {
   // (whose file had been ranked and cited first; the method is a mixin's).
   if (natural) for (const name of [...symbols.keys()]) if ([...symbols.keys()].some((o) => o.startsWith(name + '.'))) symbols.delete(name);
   const phrased = usagePhrasing(trimmed);
-  const intent: SymbolIntent = USAGE.some((re) => re.test(phrased)) ? 'usage' : DEFINITION.test(trimmed) ? 'definition' : 'about';
+  const thrown = THROWN.exec(trimmed)?.[1];
+  const onlyThrown = !!thrown && [...symbols.keys()].every((n) => n === thrown);
+  const intent: SymbolIntent = USAGE.some((re) => re.test(phrased)) || onlyThrown ? 'usage' : DEFINITION.test(trimmed) ? 'definition' : 'about';
   return { natural, symbols: [...symbols.values()], intent, asksForTests: natural && ASKS_FOR_TESTS.test(withoutTestDomain(trimmed)), howTo: natural && (HOW_TO.test(trimmed) || SYMPTOM.test(trimmed)) && !MECHANISM.test(trimmed) && !MECHANISM_FIRST.test(trimmed), asksForCode: natural && ASKS_FOR_CODE.test(trimmed), framing: natural ? framingOf(trimmed) : new Map(), fileShaped,
     capitalised: natural ? capitalised.filter((w) => !symbols.has(w)) : [] };
 }
