@@ -222,7 +222,7 @@ describe('question: what a question asks', () => {
     // Raised, thrown or made: the places that do, not the class's definition.
     for (const q of ['Where is MethodNotAllowed raised?', 'where is the RouteExists exception thrown?', 'Where is BlueprintGroup instantiated?']) assert.equal(analyzeQuestion(q).intent, 'usage', q);
     // A question that says the code throws an exception, or that the user gets one, asks where it is thrown (CsvHelper).
-    for (const q of ['Why does creating the reader throw a ConfigurationException when the quote is the delimiter?', 'I get a HeaderValidationException saying the header was not found', 'why does it raise `ParseError` here?']) assert.equal(analyzeQuestion(q).intent, 'usage', q);
+    for (const q of ['Why does creating the reader throw a ConfigurationException when the quote is the delimiter?', 'I get a HeaderValidationException saying the header was not found', 'why does it raise `ParseError` here?', 'why do I get JSMN_ERROR_PART instead of a token count?']) assert.equal(analyzeQuestion(q).intent, 'usage', q);
     // Not where the question names other code: hashie's "NoMethodError … for MyDash" asks about `Dash`.
     for (const q of ['What is a ConfigurationException?', 'How do I get a config value?', 'Why do I get NoMethodError "The property \'x\' is not defined for MyDash" when I build a Dash?']) assert.notEqual(analyzeQuestion(q).intent, 'usage', q);
     // A dotted name is no full stop that ends the question.

@@ -722,6 +722,18 @@ describe('extractive answerer: the order of the places', () => {
     assert.deepEqual(callSitesFirst('arguments_string', [call, cppUse]), [0, 1]);
   });
 
+  it('"I get X_ERROR…", "…throws a XException": where the code throws it or sets it, and an enum\'s member is its definition, no use (tinyxml2, CsvHelper)', () => {
+    assert.equal(callSiteSymbol('I get XML_ERROR_PARSING_DECLARATION for a file that has a declaration after a comment — where are declarations allowed?'), 'XML_ERROR_PARSING_DECLARATION');
+    assert.equal(callSiteSymbol('Why does creating the reader throw a ConfigurationException when the quote is the delimiter?'), 'ConfigurationException');
+    assert.equal(callSiteSymbol('Why do I get NoMethodError "The property \'x\' is not defined for MyDash" when I build a Dash?'), null, 'naming other code');
+    const header = { ...passage(0, 'tinyxml2.h', '// WARNING: must match XMLDocument::_errorNames[]\nenum XMLError {\n    XML_SUCCESS = 0,\n    XML_NO_ATTRIBUTE,\n    XML_ERROR_PARSING_DECLARATION,\n    XML_ERROR_COUNT\n};'), language: 'cpp', symbol: 'tinyxml2.XMLError', retrieval: 1 };
+    const use = { ...passage(1, 'tinyxml2.cpp', 'char* XMLDeclaration::ParseDeep(char* p, StrPair*, int* curLineNumPtr)\n{\n    p = _value.ParseText(p, "?>", StrPair::NEEDS_NEWLINE_NORMALIZATION, curLineNumPtr);\n    if (p == 0) {\n        _document->SetError( XML_ERROR_PARSING_DECLARATION, _parseLineNum, 0 );\n    }\n    return p;\n}'), language: 'cpp', symbol: 'XMLDeclaration::ParseDeep', retrieval: 0.8 };
+    assert.deepEqual(callSitesFirst('XML_ERROR_PARSING_DECLARATION', [header, use]), [1, 0]);
+    // A call that passes it on a line of its own is still a use.
+    const arg = { ...passage(0, 'src/a.cpp', 'void f() {\n    SetError(\n        XML_ERROR_PARSING_DECLARATION,\n        line);\n}'), language: 'cpp', symbol: 'f', retrieval: 1 };
+    assert.deepEqual(callSitesFirst('XML_ERROR_PARSING_DECLARATION', [header, arg]), [1, 0]);
+  });
+
   it('Ruby\'s predicates keep their `?` (rake\'s `out_of_date?`): a name asked about, defined, called with or without parentheses, and carried to a follow-up', () => {
     const q = 'where is `Rake.FileTask.out_of_date?` called?';
     assert.equal(callSiteSymbol(q), 'Rake.FileTask.out_of_date?');

@@ -61,6 +61,8 @@ export interface QuestionInfo {
    * chained with Next?"): in Go or C# a function or method spelled so (searchEngine decides).
    */
   capitalised: string[];
+  /** The exception or error code the question says the code throws or the user gets, where it names no other code. */
+  thrown?: string;
 }
 
 const QUESTION_START = /^\s*(how|what|why|where|when|which|who|whose|is|are|was|does|do|did|can|could|should|would|will|explain|describe|show|find|list|tell)\b/i;
@@ -108,8 +110,9 @@ const USAGE = [
  * "Why does creating the reader throw a ConfigurationException…?", "I get a HeaderValidationException
  * saying…": where the code throws it, not its class (CsvHelper's `ConfigurationException.cs` had led),
  * when it is the one name the question says (hashie's "NoMethodError … for MyDash" asks about `Dash`).
+ * An error code too: "I get XML_ERROR_PARSING_DECLARATION for…" (tinyxml2's enum of codes had led).
  */
-const THROWN = /\b(?:throws?|throwing|raises?|raising|get|gets|got|getting)\s+(?:an?\s+|the\s+)?`?([A-Z][A-Za-z0-9_]*(?:Exception|Error))\b/;
+const THROWN = /\b(?:throws?|throwing|raises?|raising|get|gets|got|getting)\s+(?:an?\s+|the\s+)?`?([A-Z][A-Za-z0-9_]*(?:Exception|Error)|(?:[A-Z][A-Z0-9]*_)*ERR(?:OR)?(?:_[A-Z0-9]+)+)\b/;
 const DEFINITION = /\b(defined|definition|declared|declaration|implemented|located|lives?|where is|where are|what does|what is)\b/i;
 
 const NAME_WORD = String.raw`(?:\`[^\`\n]+\`|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(\))?)`;
@@ -324,5 +327,5 @@ export function analyzeQuestion(text: string): QuestionInfo {
   const onlyThrown = !!thrown && [...symbols.keys()].every((n) => n === thrown);
   const intent: SymbolIntent = USAGE.some((re) => re.test(phrased)) || onlyThrown ? 'usage' : DEFINITION.test(trimmed) ? 'definition' : 'about';
   return { natural, symbols: [...symbols.values()], intent, asksForTests: natural && ASKS_FOR_TESTS.test(withoutTestDomain(trimmed)), howTo: natural && (HOW_TO.test(trimmed) || SYMPTOM.test(trimmed)) && !MECHANISM.test(trimmed) && !MECHANISM_FIRST.test(trimmed), asksForCode: natural && ASKS_FOR_CODE.test(trimmed), framing: natural ? framingOf(trimmed) : new Map(), fileShaped,
-    capitalised: natural ? capitalised.filter((w) => !symbols.has(w)) : [] };
+    capitalised: natural ? capitalised.filter((w) => !symbols.has(w)) : [], ...(natural && onlyThrown ? { thrown } : {}) };
 }

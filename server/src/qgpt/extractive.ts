@@ -589,7 +589,31 @@ function signatureName(lines: string[], i: number): string | undefined {
 export function signatureOpens(lines: string[], symbol: string): boolean[] {
   const leaf = leafName(symbol);
   const head = braceBelowHead(leaf);
-  return lines.map((l, k) => l.includes(leaf) && (signatureName(lines, k) === leaf || (head.test(l) && /^\s*\{/.test(lines.slice(k + 1).find((x) => x.trim()) ?? ''))));
+  const members = enumMembers(lines, leaf);
+  return lines.map((l, k) => l.includes(leaf) && (signatureName(lines, k) === leaf || members[k] || (head.test(l) && /^\s*\{/.test(lines.slice(k + 1).find((x) => x.trim()) ?? ''))));
+}
+
+/** An enum's head whose members follow on the next lines: `enum XMLError {`, `enum class Mode : int {`, `public enum Kind`. */
+const ENUM_HEAD = /^\s*(?:(?:typedef|public|private|protected|internal|export|const|declare)\s+)*enum\b[^;{}()=]*\{?\s*(?:\/\/.*|\/\*.*)?$/;
+
+/**
+ * The lines that declare `leaf` as a member of an enum the passage opens (tinyxml2's
+ * `XML_ERROR_PARSING_DECLARATION,` in `enum XMLError {`): its definition, no use of it.
+ */
+function enumMembers(lines: string[], leaf: string): boolean[] {
+  const member = new RegExp(String.raw`^\s*${escapeRe(leaf)}\s*(?:=[^,;{}]*)?,?\s*(?:\/\/.*|\/\*.*)?$`);
+  const out = lines.map(() => false);
+  let inside = false;
+  for (let k = 0; k < lines.length; k++) {
+    const l = lines[k]!;
+    if (!inside) {
+      inside = ENUM_HEAD.test(l);
+      continue;
+    }
+    if (/^\s*\}/.test(l)) inside = false;
+    else out[k] = member.test(l);
+  }
+  return out;
 }
 
 /**

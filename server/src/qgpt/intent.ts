@@ -2,7 +2,7 @@
  * What a question asks for, read from its words: people ("who can help with X?"), call sites
  * ("where is X called?"), tests. Each answer face takes the same path for the same words.
  */
-import { dottedPaths, usagePhrasing, withoutTestDomain } from '../index/question';
+import { analyzeQuestion, dottedPaths, usagePhrasing, withoutTestDomain } from '../index/question';
 import { isTestPath as isTestFile, isRustTestCode } from '../index/languages';
 import { isTestNamedAfter } from '../index/symbols';
 
@@ -48,7 +48,8 @@ export function callSiteSymbol(query: string): string | null {
   // "How are schemas referenced by $id resolved?" asks about schemas, plural and in plain words: a
   // name is one thing, in code's own shape ("how are `handlers` used?").
   if (m?.[1] && plain(m[1]) && /\bare\s+(?:the\s+)?$/i.test(m[0].slice(0, m[0].indexOf(m[1])))) return null;
-  const sym = m ? (m[1] ?? m[3] ?? m[4] ?? m[5] ?? m[6] ?? m[7] ?? m[8] ?? m[9]) : undefined;
+  // "Why do I get XML_ERROR_PARSING_DECLARATION…?", "…throw a ConfigurationException": where it comes from.
+  const sym = m ? (m[1] ?? m[3] ?? m[4] ?? m[5] ?? m[6] ?? m[7] ?? m[8] ?? m[9]) : analyzeQuestion(query).thrown;
   // A name of a hundred characters or more is no name (and would make the patterns built from it too large).
   if (!sym || sym.length < 3 || sym.length > 100 || /^(?:it|this|that|they|them|these|those|the|code|function|method|class)$/i.test(sym)) return null;
   return sym;
