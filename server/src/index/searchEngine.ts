@@ -223,10 +223,11 @@ export interface RankParams {
   /**
    * Added for a code file that says a message an issue or commit text quotes (a warning, an
    * error, a line of output: messages.ts), per message (two at most). A question's own quotes
-   * are read for messages alone, and weigh as a literal found (`literalW`). 0.3: swe-lite dev Acc@5 0.825 → 0.841, R@1 0.619 → 0.651, MRR
-   * 0.698 → 0.723 (flask's pasted `.env` tip 9th → 1st, pytest's skip error 3rd → 1st, no row
-   * down); commit-eval dev R@1 0.701 → 0.707, MRR 0.839 → 0.844. 0.7: swe-lite R@1 0.603, MRR
-   * 0.685 (a maths literal, "x x x x", lifted sympy files; such messages are no longer read).
+   * are read for messages alone, and weigh as a literal found (`literalW`). 0.3: swe-lite dev
+   * Acc@5 0.825 → 0.841, R@1 0.619 → 0.651, MRR 0.698 → 0.723 (flask's pasted `.env` tip 9th →
+   * 1st, pytest's skip error 3rd → 1st, no row down); commit-eval dev R@1 0.701 → 0.707, MRR 0.839
+   * → 0.844. 0.7: swe-lite R@1 0.603, MRR 0.685 (a maths literal, "x x x x", lifted sympy files;
+   * such messages are no longer read).
    */
   messageW: number;
   /** A message said by more code files than this says nothing. */
