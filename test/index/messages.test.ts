@@ -95,6 +95,44 @@ describe('messages in code', function () {
       assert.deepEqual(rankedFiles(engine, question), rankedFiles(engine, question, { messageW: 0 }));
     });
 
+    it('of a file that says a quoted message, the chunk that says it comes, not the file\'s best chunk by words (hashie)', async () => {
+      const { dir: repo, write } = cores.repo();
+      const filler = Array.from({ length: 40 }, (_, i) => [`    def helper_${i}(value)`, `      value.to_s * ${i}`, '    end', '']).flat();
+      write('lib/hashie/dash.rb', [
+        'module Hashie',
+        '  # A Dash is a hash with properties: each property of a Dash is defined with `property`, and',
+        '  # building a Dash from a hash sets each property; a property that is not defined fails.',
+        '  class Dash < Hash',
+        '    def self.property(property_name, options = {})',
+        '      properties << property_name',
+        '    end',
+        '',
+        ...filler,
+        '    def fail_no_property_error!(property)',
+        '      raise NoMethodError, "The property \'#{property}\' is not defined for #{self.class.name}."',
+        '    end',
+        '  end',
+        'end',
+        '',
+      ].join('\n'));
+      write('lib/hashie/mash.rb', 'module Hashie\n  # A Mash is a hash with method access.\n  class Mash < Hash\n  end\nend\n');
+      const core = await cores.open(repo);
+      const engine = core.index.engine;
+      const question = 'Why do I get NoMethodError "The property \'x\' is not defined for MyDash" when I build a Dash from a hash?';
+      const first = (overrides = {}) => {
+        engine.rankOverrides = overrides;
+        try {
+          return engine.search(question).hits[0]!.chunk;
+        } finally {
+          engine.rankOverrides = {};
+        }
+      };
+      assert.equal(first({ messageW: 0 }).rel, 'lib/hashie/dash.rb');
+      assert.ok(!first({ messageW: 0 }).text.includes('is not defined for'), 'without messages the class head is the file\'s chunk');
+      assert.equal(first().rel, 'lib/hashie/dash.rb');
+      assert.ok(first().text.includes('is not defined for'), first().text);
+    });
+
     it('a question that quotes a message the code puts together ("Can only specify option -x once.") ranks the code that says it first (jcommander)', async () => {
       const { dir: repo, write } = cores.repo();
       write('src/main/java/cli/ParameterDescription.java', [

@@ -709,7 +709,7 @@ export class SearchEngine {
       if (hinted?.has(fd)) s += p.mentionBonus;
       const lit = quoted?.get(fd);
       if (lit) s += p.literalW * lit;
-      const msg = said?.get(fd);
+      const msg = said?.files.get(fd);
       // A question's quote of a message the code puts together (`"Can only specify option " + name + " once."`)
       // counts as its quote of a literal would, once.
       if (msg) s += natural ? (lit ? 0 : p.literalW) : p.messageW * Math.min(msg, 2);
@@ -818,8 +818,11 @@ export class SearchEngine {
       fileRank++;
       const focus = targetOf(entry)?.lines;
       const onFocus = focus ? this.focusChunks(entry, focus) : undefined;
+      // Of a file that says a message the question quotes, the chunk that says it (Hashie's
+      // `dash.rb` had given its class head, the raise 200 lines below).
+      const onMessage = natural && said?.files.has(fd) ? this.chunksSaying(entry, said.messages) : undefined;
       const ranked = entry.chunks
-        .map((d) => ({ d, s: c.scores[d]! / maxC + (simOf(d) ?? 0) + (onFocus?.has(d) ? 1 : 0) }))
+        .map((d) => ({ d, s: c.scores[d]! / maxC + (simOf(d) ?? 0) + (onFocus?.has(d) ? 1 : 0) + (onMessage?.has(d) ? 1 : 0) }))
         .sort((a, b) => b.s - a.s);
       const best = ranked[0]!.s;
       const pick = ranked.filter((r, i) => i === 0 || (r.s > 0 && r.s >= best * 0.6)).slice(0, p.perFileCap);
@@ -962,17 +965,19 @@ export class SearchEngine {
     return e && (!allowed || allowed[e.fileDoc]) ? e : undefined;
   }
 
-  /** Code files that say a message the text quotes, with how many such messages each says. */
-  private messageFiles(texts: string[], allowed: Uint8Array | undefined, max: number): Map<number, number> | undefined {
+  /** Code files that say a message the text quotes, with how many such messages each says; and the messages. */
+  private messageFiles(texts: string[], allowed: Uint8Array | undefined, max: number): { files: Map<number, number>; messages: string[] } | undefined {
     const out = new Map<number, number>();
-    for (const { files } of texts.flatMap((t) => this.messages.find(t))) {
+    const messages: string[] = [];
+    for (const { message, files } of texts.flatMap((t) => this.messages.find(t))) {
       if (files.length > max) continue;
+      messages.push(message);
       for (const key of files) {
         const e = this.entryIn(key, allowed);
         if (e) out.set(e.fileDoc, (out.get(e.fileDoc) ?? 0) + 1);
       }
     }
-    return out.size ? out : undefined;
+    return out.size ? { files: out, messages } : undefined;
   }
 
   /** The source files declaring a rule or message id the text writes as neighbouring words ("the unused variable checker", `assignment-from-no-return`). */
@@ -1034,6 +1039,11 @@ export class SearchEngine {
     const out = new Map<string, SymbolTarget>();
     for (const [key, v] of found) if (v.score >= max * 0.3) out.set(key, { bonus: v.score / max, lines: [v.def.startLine] });
     return out;
+  }
+
+  /** The chunks of a file whose string literals say one of `messages`. */
+  private chunksSaying(entry: FileEntry, messages: string[]): Set<number> {
+    return new Set(entry.chunks.filter((d) => messagesOf(this.chunks[d]!.text).some((m) => messages.includes(m))));
   }
 
   /**
