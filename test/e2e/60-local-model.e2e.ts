@@ -130,8 +130,11 @@ describe('a local language model from the model picker (real VS Code)', function
     const streamed = [...new Set(mine.filter((e) => e.status === 'streaming' && e.len > 0).map((e) => e.len))];
     const final = mine.filter((e) => e.status === 'done').pop();
     log(`${MODEL} stream: ${streamed.length} text updates while streaming (lengths ${streamed.slice(0, 8).join(', ')}…), final ${final?.len ?? 0} chars`);
-    assert.ok(streamed.length >= 2, `the answer should arrive in several updates while streaming, saw ${JSON.stringify(mine)}`);
-    assert.ok(final && final.len >= streamed[streamed.length - 1], 'the streamed text grows into the final answer');
+    // Part of the text shows while it streams, before the whole: how many renders a 50 ms throttle
+    // makes of it depends on how the deltas reach the page (a loaded CI machine delivered the
+    // generation's last 285 characters in one burst after its first 3).
+    assert.ok(streamed.length >= 1 && final && streamed[0]! < final.len, `part of the answer should show while it streams, saw ${JSON.stringify(mine)}`);
+    assert.ok(final && final.len >= streamed[streamed.length - 1]!, 'the streamed text grows into the final answer');
     const msg = frame.locator('#messages .message.assistant').last();
     const text = (await msg.locator('.message-body').innerText()).trim();
     log(`${MODEL} says: ${JSON.stringify(text.slice(0, 160))}`);
