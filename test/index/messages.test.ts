@@ -133,6 +133,31 @@ describe('messages in code', function () {
       assert.ok(first().text.includes('is not defined for'), first().text);
     });
 
+    it('a number a question names counts in a chunk that says little else (EmailValidator\'s `EMAIL_MAX_LENGTH = 254`)', async () => {
+      const { dir: repo, write } = cores.repo();
+      write('src/EmailParser.php', '<?php\nnamespace Egulias;\n\nfinal class EmailParser\n{\n    public const EMAIL_MAX_LENGTH = 254;\n}\n');
+      // The question's other words, many times over.
+      write('src/Reason/DomainTooLong.php', [
+        '<?php',
+        'namespace Egulias\\Reason;',
+        '',
+        '/** An email address whose domain is longer than its characters allow is invalid: a longer address, invalid; a warning is only produced for a longer local part. */',
+        'final class DomainTooLong',
+        '{',
+        '    /** Treated as invalid: the address is longer than allowed, so no warning is produced, only an invalid address. */',
+        '    public function description(): string { return "Domain is longer than allowed, the address is invalid"; }',
+        '}',
+        '',
+      ].join('\n'));
+      const core = await cores.open(repo);
+      const engine = core.index.engine;
+      const question = 'Is an email address longer than 254 characters treated as invalid, or does it only produce a warning?';
+      const without = rankedFiles(engine, question, { literalW: 0 });
+      assert.notEqual(without[0], 'src/EmailParser.php', `without literals another file is first: ${without}`);
+      const withL = rankedFiles(engine, question);
+      assert.equal(withL[0], 'src/EmailParser.php', `${withL}`);
+    });
+
     it('a question that quotes a message the code puts together ("Can only specify option -x once.") ranks the code that says it first (jcommander)', async () => {
       const { dir: repo, write } = cores.repo();
       write('src/main/java/cli/ParameterDescription.java', [

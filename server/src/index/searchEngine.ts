@@ -941,13 +941,15 @@ export class SearchEngine {
       let candidates: ArrayLike<number> = need.length ? this.chunkIdx.docsWithAll(need) : chunks.touched;
       // Bounded work at any index size: past LITERAL_SCANS candidates, the best-scored ones.
       if (candidates.length > LITERAL_SCANS) {
-        candidates = Array.from(candidates).filter((d) => chunks.scores[d]! > minScore).sort((a, b) => chunks.scores[b]! - chunks.scores[a]!).slice(0, LITERAL_SCANS);
+        candidates = Array.from(candidates).filter((d) => digits || chunks.scores[d]! > minScore).sort((a, b) => chunks.scores[b]! - chunks.scores[a]!).slice(0, LITERAL_SCANS);
       }
       let counted = 0;
       for (let i = 0; i < candidates.length && counted <= max; i++) {
         const d = candidates[i]!;
         const fd = this.chunkFile[d]!;
-        if (!(chunks.scores[d]! > minScore) || found.has(fd) || (allowed && !allowed[fd])) continue;
+        // A number counts in any chunk the question's words found (EmailValidator's `EMAIL_MAX_LENGTH =
+        // 254` for "longer than 254 characters", in a chunk of constants that says little else).
+        if (!(digits || chunks.scores[d]! > minScore) || found.has(fd) || (allowed && !allowed[fd])) continue;
         const ch = this.chunks[d];
         if (!ch || !probe.some((w) => ch.text.includes(w)) || !re.test(ch.text)) continue;
         found.add(fd);
