@@ -11,9 +11,14 @@ import { fileWriter } from './files';
  * are changed for this search only (to show what a knob does: "without the factor …").
  */
 export function rankedFiles(engine: Core['index']['engine'], text: string, overrides: Partial<RankParams> = {}): string[] {
+  return [...new Set(searchWith(engine, text, overrides).map((h) => h.chunk.rel))];
+}
+
+/** The hits of a search for `text`, with the ranking knobs changed by `overrides` for this search only. */
+export function searchWith(engine: Core['index']['engine'], text: string, overrides: Partial<RankParams> = {}): ReturnType<Core['index']['engine']['search']>['hits'] {
   engine.rankOverrides = overrides;
   try {
-    return [...new Set(engine.search(text).hits.map((h) => h.chunk.rel))];
+    return engine.search(text).hits;
   } finally {
     engine.rankOverrides = {};
   }

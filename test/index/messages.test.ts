@@ -5,7 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { MessageIndex, messagesOf } from '../../server/src/index/messages';
-import { realCore, rankedFiles } from '../helpers/core';
+import { realCore, rankedFiles, searchWith } from '../helpers/core';
 
 describe('messages in code', function () {
   this.timeout(120_000);
@@ -119,14 +119,7 @@ describe('messages in code', function () {
       const core = await cores.open(repo);
       const engine = core.index.engine;
       const question = 'Why do I get NoMethodError "The property \'x\' is not defined for MyDash" when I build a Dash from a hash?';
-      const first = (overrides = {}) => {
-        engine.rankOverrides = overrides;
-        try {
-          return engine.search(question).hits[0]!.chunk;
-        } finally {
-          engine.rankOverrides = {};
-        }
-      };
+      const first = (overrides = {}) => searchWith(engine, question, overrides)[0]!.chunk;
       assert.equal(first({ messageW: 0 }).rel, 'lib/hashie/dash.rb');
       assert.ok(!first({ messageW: 0 }).text.includes('is not defined for'), 'without messages the class head is the file\'s chunk');
       assert.equal(first().rel, 'lib/hashie/dash.rb');

@@ -453,13 +453,16 @@ const EXAMPLE_PATH = /(^|\/)_?(examples?|samples?|demos?|benchmarks?|benches|ben
 /** An HTML page under a folder of documentation (javadoc's `docs/apidocs/`, a built site's `_build/html/`). */
 const DOCS_PAGE = /(?:^|\/)(?:docs?|apidocs?|javadocs?|api-docs|site|_site|_build|html)\/(?:[^/]+\/)*[^/]+\.x?html?$/i;
 
+/** A file of prose by its extension: Markdown, reStructuredText, AsciiDoc, plain text. */
+export const PROSE_FILE = /\.(?:md|mdx|markdown|rst|txt|adoc|asciidoc)$/i;
+
 /**
- * A page to read rather than code that runs: Markdown, reStructuredText, AsciiDoc or plain text, or
- * an HTML page of documentation (jcommander's javadoc `EnvironmentVariableDefaultProvider.html` and
+ * A page to read rather than code that runs: a file of prose ({@link PROSE_FILE}) or an HTML page
+ * of documentation (jcommander's javadoc `EnvironmentVariableDefaultProvider.html` and
  * `docs/index.adoc` show the constructor called; neither calls it).
  */
 export function isDocumentPage(relPath: string): boolean {
-  return !!languageOf(relPath).markdown || /\.(?:rst|adoc|asciidoc|txt)$/i.test(relPath) || DOCS_PAGE.test(relPath.replace(/\\/g, '/'));
+  return PROSE_FILE.test(relPath) || DOCS_PAGE.test(relPath.replace(/\\/g, '/'));
 }
 
 /**

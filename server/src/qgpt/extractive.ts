@@ -588,6 +588,7 @@ function signatureName(lines: string[], i: number): string | undefined {
  */
 export function signatureOpens(lines: string[], symbol: string): boolean[] {
   const leaf = leafName(symbol);
+  if (!lines.some((l) => l.includes(leaf))) return lines.map(() => false);
   const head = braceBelowHead(leaf);
   const members = enumMembers(lines, leaf);
   return lines.map((l, k) => l.includes(leaf) && (signatureName(lines, k) === leaf || members[k] || (head.test(l) && /^\s*\{/.test(lines.slice(k + 1).find((x) => x.trim()) ?? ''))));

@@ -4,6 +4,7 @@ import type { RelevantQGPTSeed, SnippetInfo } from '../protocol/wire';
 import type { RelevantSeeds } from '../protocol/schema';
 import { seedFragment, FRAGMENT_FIELD } from '../protocol/seeds';
 import { invalid, notFound, tooLarge } from '../core/errors';
+import { PROSE_FILE } from '../index/languages';
 
 /** A snippet an answer may quote: from the index (by id) or inline (a seed's fragment string). */
 export interface Passage {
@@ -104,7 +105,7 @@ const DOCUMENT_LANGUAGES = /^(markdown|md|rst|restructuredtext|text|plaintext|tx
 
 /** A passage of a document in prose: Markdown, reStructuredText, AsciiDoc, plain text (by its language or its file's name). */
 export function isDocument(p: Pick<Passage, 'language' | 'path'>): boolean {
-  return (p.language !== undefined && DOCUMENT_LANGUAGES.test(p.language)) || /\.(md|mdx|markdown|rst|txt|adoc)$/i.test(p.path ?? '');
+  return (p.language !== undefined && DOCUMENT_LANGUAGES.test(p.language)) || PROSE_FILE.test(p.path ?? '');
 }
 
 /** `path:12-30`, or `snippet 2` for an inline seed with no path. */
