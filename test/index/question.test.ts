@@ -9,11 +9,11 @@ import { IndexStatus } from '../../server/src/protocol/workspace';
 import { QgptRelevance, QgptReprompt } from '../../server/src/protocol/qgpt';
 import { analyzeQuestion } from '../../server/src/index/question';
 import { SymbolIndex, symbolTargets } from '../../server/src/index/symbols';
-import { literalsOf, parseQuery, agentVerbs, versionedNames } from '../../server/src/index/query';
+import { literalsOf, parseQuery, agentVerbs, versionedNames, hyphenJoined } from '../../server/src/index/query';
 import { SearchEngine } from '../../server/src/index/searchEngine';
 import { queryTerms } from '../../server/src/qgpt/terms';
 import { terms } from '../../server/src/index/tokens';
-import { abbreviationsOf, acronymPhrases, irregularVerbs, phrasalVerbs, specialMethods } from '../../server/src/index/acronyms';
+import { abbreviationsOf, acronymPhrases, americanSpellings, irregularVerbs, phrasalVerbs, specialMethods } from '../../server/src/index/acronyms';
 import { asksAboutTests, callSiteSymbol } from '../../server/src/qgpt/intent';
 import { isTestPath, isExamplePath, asksAboutExamples } from '../../server/src/index/languages';
 import { fileWriter } from '../helpers/files';
@@ -114,6 +114,29 @@ describe('question: what a question asks', () => {
     assert.equal(queryTerms('How is the site built?').weights.get('build'), 0.5, 'the answer reads it too');
   });
 
+  it('reads a British spelling as the American one code writes ("optimiser" → optimizer, "behaviour" → behavior), in the search and in the answer', () => {
+    assert.deepEqual(americanSpellings('the regex optimiser serialises the colour; its behaviour, once initialised'), ['optimizer', 'serializes', 'initialized', 'color', 'behavior']);
+    assert.deepEqual(americanSpellings('raised, promised, otherwise precise; a noise exercise'), [], 'no -ise word that is no -ize one');
+    const { e, add } = pythonEngine();
+    add('pygments/regexopt.py', 'def regex_opt(strings):\n    """Return a compiled regex that matches any string in the list, optimized."""\n    return re.compile(_optimize(sorted(strings)))\n');
+    add('pygments/lexers/sql.py', 'KEYWORDS = ("SELECT", "FROM")\n# one regex of the keywords, and a regex of the names\ntokens = {"root": [(words(KEYWORDS), Keyword)]}\n');
+    assert.equal(e.search('Where is the regex optimiser?').hits[0]!.chunk.rel, 'pygments/regexopt.py');
+    assert.equal(queryTerms('the regex optimiser').weights.get('optimizer'), 1, 'the answer reads it too');
+  });
+
+  it('reads "command line" as `cli` and `cmdline`, and hyphenated words also as one ("read-only" → readonly), at less weight', () => {
+    assert.deepEqual(acronymPhrases('the command-line tool').map((a) => a.name), ['cli', 'cmdline']);
+    assert.deepEqual(acronymPhrases('the command line interface').map((a) => a.name), ['cli', 'cmdline'], '"cli" once, for the interface');
+    assert.deepEqual(hyphenJoined('the in-memory socket-pair stand-in; `ignore-paths`, --max-line-length, src/foo-bar.py and the JSON path; a read-only re-key'), ['inmemory', 'socketpair', 'standin', 'readonly', 'rekey']);
+    const { e, add } = pythonEngine();
+    add('tests/_loop.py', 'class LoopSocket:\n    """Like a software socketpair: what one end writes the other reads."""\n    def recv(self, n):\n        return self.__in_buffer.read(n)\n');
+    add('tests/test_packetizer.py', 'def test_read(self):\n    # a loop socket for the test\n    rsock = LoopSocket()\n    p = Packetizer(rsock)\n');
+    assert.equal(e.search('Where is the socket-pair helper class the tests use defined?').hits[0]!.chunk.rel, 'tests/_loop.py');
+    const w = new Map(parseQuery('Where is the socket-pair helper class the tests use defined?').terms.map((t) => [t.term, t.weight]));
+    assert.ok(w.get(terms('socketpair')[0]!)! < 1, 'the joined word weighs less than a word');
+    assert.equal(parseQuery('fix: read-only mode').terms.find((t) => t.term === terms('readonly')[0]), undefined, 'a commit message says the code\'s words');
+  });
+
   it('a verb that frameworks spell otherwise also searches the others at half weight ("deleted": Rails\' `destroy`, a list\'s `remove`; "subscribers": listeners)', () => {
     const weightOf = (q: string, w: string) => parseQuery(q).terms.find((t) => t.term === terms(w)[0])?.weight;
     assert.equal(weightOf('how are comments deleted?', 'destroy'), weightOf('how are comments deleted?', 'remove'));
@@ -166,6 +189,7 @@ describe('question: what a question asks', () => {
     assert.deepEqual(abbreviationsOf('What happens if I ask to empty a directory that does not exist yet?'), ['dir']);
     assert.deepEqual(abbreviationsOf('Which arguments and configuration values does the request context carry?'), ['args', 'config', 'cfg', 'req', 'ctx']);
     assert.deepEqual(abbreviationsOf('a specific author; the dir, ctx and args; an express route'), [], 'not "specific" or "author", not what is short already');
+    assert.deepEqual(abbreviationsOf('How does the AST-to-JSON serializer flatten the tree, and the deserializer rebuild it?'), ['serde']);
     const empty = parseQuery('What happens if I ask to empty a directory that does not exist yet?').terms;
     assert.ok(empty.some((t) => t.term === 'dir' && t.weight < empty.find((x) => x.term === 'directori')!.weight), 'at less weight than the word itself');
   });
@@ -574,6 +598,20 @@ describe('question: relevance for questions in the real worker', function () {
     assert.deepEqual(targets('c.redirect'), ['/w/src/ctx.ts']);
     assert.deepEqual(targets('self.redirect'), []);
     assert.deepEqual(targets('c.redirect', false), [], 'issue texts and commit messages keep to names with a capital or an underscore');
+  });
+
+  it('a value only the tests set points at no code in a question about the code (pelican\'s test settings\' `FORMATTED_FIELDS`), unless the question asks for its definition or about tests', () => {
+    const symbols = new SymbolIndex();
+    symbols.setFile('/w/pelican/tests/default_conf.py', 'pelican/tests/default_conf.py', 'python', [{ name: 'FORMATTED_FIELDS', qualifiedName: 'FORMATTED_FIELDS', kind: 'constant', startLine: 44, endLine: 44 }]);
+    const targets = (intent: 'about' | 'definition', aboutTests = false) => [...symbolTargets([{ name: 'FORMATTED_FIELDS', codeShaped: true }], intent, symbols, aboutTests, () => []).keys()];
+    assert.deepEqual(targets('about'), []);
+    assert.deepEqual(targets('definition'), ['/w/pelican/tests/default_conf.py']);
+    assert.deepEqual(targets('about', true), ['/w/pelican/tests/default_conf.py']);
+    symbols.setFile('/w/tests/testserver/server.py', 'tests/testserver/server.py', 'python', [{ name: 'TLSServer', qualifiedName: 'TLSServer', kind: 'class', startLine: 3, endLine: 40 }]);
+    assert.deepEqual([...symbolTargets([{ name: 'TLSServer', codeShaped: true }], 'about', symbols, false, () => []).keys()], ['/w/tests/testserver/server.py'], "a test's class is what the question asks about");
+    const q = analyzeQuestion('How does the Markdown reader process metadata keys listed in FORMATTED_FIELDS?');
+    assert.equal(q.intent, 'about');
+    assert.equal(analyzeQuestion('Where is FORMATTED_FIELDS defined?').intent, 'definition');
   });
 
   it('asked where a class is used, points at the code\'s uses (not its import) before a benchmark\'s call (p-queue\'s `PriorityQueue`)', () => {

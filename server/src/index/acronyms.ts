@@ -31,6 +31,9 @@ const PHRASES: [RegExp, string][] = [
   [/\bjust[\s-]+in[\s-]+time\b/i, 'jit'],
   [/\bdocument[\s-]+object[\s-]+model\b/i, 'dom'],
   [/\bcommand[\s-]+line[\s-]+interfaces?\b/i, 'cli'],
+  // "The command-line tool", "the command-line entry point": pygments' `cmdline.py`, jsonschema's `cli.py`.
+  [/\bcommand[\s-]+line\b(?![\s-]+interface)/i, 'cli'],
+  [/\bcommand[\s-]+line\b/i, 'cmdline'],
   [/\buniform[\s-]+resource[\s-]+(?:locator|identifier)s?\b/i, 'url'],
   [/\bleast[\s-]+recently[\s-]+used\b/i, 'lru'],
   [/\bfirst[\s-]+in,?[\s-]+first[\s-]+out\b/i, 'fifo'],
@@ -156,6 +159,34 @@ const IRREGULAR = new Map<string, string>(
  */
 const DOUBLED_L = /^([a-z]{4,}al)l(?:ed|ing)$/;
 
+/**
+ * British spellings of words code spells the American way ("the regex optimiser" is pygments'
+ * `optimize`, "behaviour" `behavior`), which the stemmer keeps apart: `optimis` is no `optim`.
+ * Stems of -ise verbs only where the -ize form is the word (not "raise", "promise", "otherwise").
+ */
+const BRITISH_ISE =
+  /\b((?:de)?seriali|optimi|initiali|normali|recogni|organi|saniti|tokeni|synchroni|customi|authori|minimi|maximi|finali|materiali|speciali|categori|prioriti|summari|utili|visuali|paralleli|locali|internationali|standardi|memoi|capitali|canonicali|generali|characteri|randomi|stabili|vectori|regulari|personali|quanti|symboli|emphasi|marshali|unmarshali|parameteri|templati|containeri|modulari|virtuali|lexicali|itemi|anonymi)s(e|es|ed|er|ers|ing|ation|ations)\b/gi;
+const BRITISH_WORDS = new Map<string, string>(
+  Object.entries({
+    behaviour: 'behavior', behaviours: 'behaviors', colour: 'color', colours: 'colors', coloured: 'colored', favour: 'favor',
+    favourite: 'favorite', honour: 'honor', honours: 'honors', neighbour: 'neighbor', neighbours: 'neighbors', flavour: 'flavor',
+    licence: 'license', catalogue: 'catalog', catalogues: 'catalogs', dialogue: 'dialog', dialogues: 'dialogs', centre: 'center',
+    centred: 'centered', grey: 'gray', analyse: 'analyze', analysed: 'analyzed', analyser: 'analyzer', analysing: 'analyzing',
+    paralyse: 'paralyze', catalyse: 'catalyze', artefact: 'artifact', artefacts: 'artifacts', judgement: 'judgment',
+  }),
+);
+
+/** The American spellings of a text's British words ("optimiser" → optimizer, "behaviour" → behavior), once each. */
+export function americanSpellings(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(BRITISH_ISE)) out.add(`${m[1]!.toLowerCase()}z${m[2]!.toLowerCase()}`);
+  for (const m of text.matchAll(/\b[a-z]+\b/gi)) {
+    const us = BRITISH_WORDS.get(m[0].toLowerCase());
+    if (us) out.add(us);
+  }
+  return [...out];
+}
+
 /** The verbs behind a text's irregular verb forms ("built" → build, "sent" → send, "unmarshalled" → unmarshal), once each. */
 export function irregularVerbs(text: string): string[] {
   const out = new Set<string>();
@@ -237,6 +268,9 @@ const ABBREVIATIONS = new Map<string, string[]>(
     certif: ['cert'],
     dictionari: ['dict'],
     millisecond: ['ms'],
+    // Serialisation both ways: sqlglot's `serde.py`, Rust's `serde`.
+    serial: ['serde'],
+    deseri: ['serde'],
   }),
 );
 

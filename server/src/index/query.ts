@@ -1,7 +1,7 @@
-import { terms, pathTerms, splitIdentifier, stem, isStopWord, noValueTerms } from './tokens';
+import { terms, pathTerms, splitIdentifier, stem, isStopWord, noValueTerms, wordRuns } from './tokens';
 import type { QueryTerm } from './bm25';
 import { analyzeQuestion, withoutIdioms, withoutTestDomain, type QuestionInfo } from './question';
-import { abbreviationsOf, acronymPhrases, irregularVerbs, phrasalVerbs, specialMethods, synonymsOf } from './acronyms';
+import { abbreviationsOf, acronymPhrases, americanSpellings, irregularVerbs, phrasalVerbs, specialMethods, synonymsOf } from './acronyms';
 
 /** A question, commit message or issue text turned into weighted search terms and path hints. */
 export interface ParsedQuery {
@@ -51,6 +51,15 @@ export function letterDigitNames(text: string): string[] {
   return [...new Set([...text.replace(CODE_BLOCK, ' ').matchAll(LETTER_DIGIT)].map((m) => m[1]!.toLowerCase()))];
 }
 
+/**
+ * Two words of a text's prose joined by a hyphen, written as one ("read-only" → readonly,
+ * "socket-pair" → socketpair), once each: not in code spans or options.
+ */
+export function hyphenJoined(text: string): string[] {
+  const keep = (w: string) => /^[A-Za-z]{2,}$/.test(w);
+  return [...new Set(wordRuns(text.replace(CODE_SPAN, ' ').replace(OPTION, ' '), /[A-Za-z0-9_$./]+/g, keep, /^-$/, 2, 2).map((r) => r.join('')))];
+}
+
 const KEBAB = /(?<![\w-])[A-Za-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+(?![\w-])/g;
 const OPTION = /(?<![\w-])--([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+)(?![\w-])/g;
 
@@ -74,6 +83,8 @@ export function parseQuery(text: string): ParsedQuery {
   // "How is the site built?" is `build` in the code, which the stemmer does not make of "built":
   // at half weight (at 1, qa dev MRR 0.913 → 0.895).
   add(irregularVerbs(text).flatMap((w) => terms(w)), 0.5);
+  // "The regex optimiser" is pygments' `optimize`: British spellings also search the American ones.
+  add(americanSpellings(text).flatMap((w) => terms(w)), 1);
   // "How are comments deleted?" is Rails' `destroy`, a collection's `remove`: the others at half weight.
   add(synonymsOf(text).flatMap((w) => terms(w)), 0.5);
   // "HTTP/2", "UTF-8", "SHA-256" are `http2`, `utf8`, `sha256` in the code, which the words
@@ -117,6 +128,9 @@ export function parseQuery(text: string): ParsedQuery {
   // writes, at half weight. A question's only: a commit message says the code's words (in
   // commit-eval dev, "error" as `err` and "message" as `msg` moved six texts' files down, two up).
   if (question.natural) add(abbreviationsOf(text).flatMap((w) => terms(w)), 0.5);
+  // "Read-only", "built-in", "socket-pair", "re-key" are `readonly`, `builtin`, `socketpair`,
+  // `rekey` where code writes them: a question's hyphenated words also as one, at half weight.
+  if (question.natural) add(hyphenJoined(text).flatMap((w) => terms(w)), 0.5);
   // "What happens when a variable is undefined?" asks of jinja's `Undefined`, not the literal. A
   // commit's "create null object" means the literal (hono's `Object.create(null)`): no word.
   if (question.natural) add(noValueTerms(text), 1);

@@ -1082,6 +1082,11 @@ export function symbolTargets(
     // is named after ("the Flask application").
     if (!s.codeShaped) defs = defs.filter((d) => (s.plain ? d.kind === 'function' || d.kind === 'method' : CLASS_LIKE.has(d.kind)) && d.match === 0);
     if (!aboutTests && defs.some((d) => !d.test)) defs = defs.filter((d) => !d.test);
+    // A value only the tests set, in a question about the code that is not asking for its
+    // definition, points at no code: pelican's test settings' `FORMATTED_FIELDS = [...]` is not
+    // "how does the Markdown reader process keys listed in FORMATTED_FIELDS" (a settings key). A
+    // test's function or class is what a question naming it asks about (requests' `TLSServer`).
+    else if (!aboutTests && intent === 'about' && defs.length && defs.every((d) => d.test && (d.kind === 'constant' || d.kind === 'variable'))) continue;
     if (!defs.length || new Set(defs.map((d) => d.path)).size > MAX_DEFINING_FILES) continue;
     // Another case (`GetPath` for "getPath") only where the name itself is defined nowhere; it
     // still counts above for how common the name is.

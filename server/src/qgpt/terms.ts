@@ -1,7 +1,7 @@
 import { stemmer } from 'stemmer';
 import { analyzeQuestion, dottedPaths, isFramingWord, particularNames, withoutIdioms } from '../index/question';
 import { splitIdentifier as identifierParts } from '../index/tokens';
-import { irregularVerbs, phrasalVerbs, synonymsOf } from '../index/acronyms';
+import { americanSpellings, irregularVerbs, phrasalVerbs, synonymsOf } from '../index/acronyms';
 import { versionedNames } from '../index/query';
 
 /**
@@ -157,6 +157,8 @@ export function queryTerms(asked: string): QueryTerms {
   for (const w of phrasalVerbs(query)) add(w, 0.5);
   // "Built" is `build`, "sent" `send`, as the search reads them.
   for (const w of irregularVerbs(query)) add(w, 0.5);
+  // "Optimiser" is `optimizer`, as the search reads it.
+  for (const w of americanSpellings(query)) add(w, 1);
   // "Deleted" is Rails' `destroy` too, as the search reads it.
   for (const w of synonymsOf(query)) add(w, 0.5);
   // "HTTP/2" is `http2` in the code, as the search reads it.
