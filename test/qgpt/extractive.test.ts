@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { answerOrder, callPattern, citedPlaces, definitionRe, leadSentence, nameCoverage, quotedSymbol, quoteWindow, rankPlaces } from '../../server/src/qgpt/extractive';
+import { answerOrder, callPattern, citedPlaces, definitionRe, isDataLine, leadSentence, nameCoverage, quotedSymbol, quoteWindow, rankPlaces } from '../../server/src/qgpt/extractive';
 import { entitiesOf } from '../../server/src/qgpt/reprompt';
 import { analyzeQuestion } from '../../server/src/index/question';
 import { callSiteSymbol, isTestPassage } from '../../server/src/qgpt/intent';
@@ -46,6 +46,17 @@ describe('extractive answerer: matching question words to code', () => {
     ]);
     assert.equal(best.passage.path, 'src/utils/jwt/jwt.ts');
     assert.deepEqual(best.matched, ['JWTs', 'verified']);
+  });
+
+  it('a table of string literals (a lexer\'s keywords) is no place for a question in words: the code that does it wins', () => {
+    const factor = "class FactorLexer(RegexLexer):\n    builtins = (\n        'each-index', 'filter', 'filter!', 'remove', 'remove!', 'fixed-number',\n        'head', 'lines', 'leading', 'count', 'each',\n    )\n";
+    const gobble = 'class GobbleFilter(Filter):\n    def filter(self, lexer, stream):\n        left = self.n  # characters left to remove from the line\n        for ttype, value in stream:\n            yield ttype, value[left:]\n';
+    const places = rankPlaces('Where is the filter that removes a fixed number of leading characters from each line?', [
+      { ...passage(0, 'pygments/lexers/factor.py', factor), language: 'python' },
+      { ...passage(1, 'pygments/filters/__init__.py', gobble), language: 'python' },
+    ]);
+    assert.equal(places[0]!.passage.path, 'pygments/filters/__init__.py', places.map((p) => `${p.passage.path} ${p.score}`).join('; '));
+    assert.ok(isDataLine("        'each-index', 'filter', 'filter!',") && !isDataLine("    raise ValueError('a', 'b')") && !isDataLine("  'only',") && !isDataLine('        """Signal handler - NO LOGGING, just queue the signal."""') && !isDataLine("    ''"));
   });
 
   it('words that only frame the question ("what happens", "mechanism") count little: the place about the thing asked wins', () => {

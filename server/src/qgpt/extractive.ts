@@ -659,6 +659,26 @@ function importsOnly(lines: string[]): boolean {
   return imports > 0;
 }
 
+/** A string literal of one line (quotes escaped inside it). */
+const STRING_LITERAL = /(["'])(?:\\.|(?!\1)[^\\\n])*\1/g;
+
+/**
+ * A line of two string literals or more and nothing else but commas and brackets: a table of
+ * data (a lexer's keywords, a list of names), whose words are no place to quote for a question
+ * in words. pygments' Factor lexer lists `'filter', 'filter!'`, which had led "where is the filter
+ * that removes leading characters…?" before the `GobbleFilter` that does it.
+ */
+export function isDataLine(line: string): boolean {
+  // A docstring's line (`"""Signal handler - just queue the signal."""`) is prose, no table.
+  if (!/["']/.test(line) || /"""|'''/.test(line)) return false;
+  let literals = 0;
+  const rest = line.replace(STRING_LITERAL, () => {
+    literals++;
+    return '';
+  });
+  return literals >= 2 && rest.includes(',') && /^[\s,()[\]{};]*$/.test(rest);
+}
+
 /** "Why …?": a behaviour seen, which a troubleshooting page answers as well as the code. */
 const WHY = /\bwhy\b/i;
 
@@ -709,6 +729,7 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
     const documented = (i: number) =>
       (i > 0 && (COMMENT.test(lines[i - 1]!) || /^\s*\*\/\s*$/.test(lines[i - 1]!))) ||
       (docs ??= docstringLines(p.text, p.path)).slice(i + 1, i + 4).some(Boolean);
+    const data = plainWords ? lines.map(isDataLine) : [];
     const lineScores = lines.map((line, i) => {
       const terms = textTerms(line);
       let s = 0;
@@ -724,7 +745,7 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
         else if (callsHere!.test(codeOf(line, p))) s += 6;
       }
       // An import names what the code below uses: the words of its names are no place to quote.
-      if (IMPORT_LINE.test(line)) s *= 0.25;
+      if (IMPORT_LINE.test(line) || data[i]) s *= 0.25;
       if (defs.some((re) => re.test(line)) || (goesOn && i === 0)) s += 4;
       // A definition named by the question's words is the place to quote, more than a message that
       // says them: starlette's `async def accept(` for "how are websocket connections accepted?",
@@ -738,7 +759,8 @@ export function rankPlaces(query: string | QueryTerms, passages: Passage[]): Pla
       if (returns && RETURN_LINE.test(line)) s += 8;
       return s;
     });
-    const all = textTerms(p.text);
+    // A table's words are none of the passage's (`isDataLine`).
+    const all = textTerms(data.some(Boolean) ? lines.filter((_, i) => !data[i]).join('\n') : p.text);
     if (p.path) for (const t of textTerms(p.path)) all.add(t);
     if (p.symbol) for (const t of textTerms(p.symbol)) all.add(t);
     const defines = defined[pi]!;
