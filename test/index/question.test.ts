@@ -137,6 +137,14 @@ describe('question: what a question asks', () => {
     assert.equal(parseQuery('fix: read-only mode').terms.find((t) => t.term === terms('readonly')[0]), undefined, 'a commit message says the code\'s words');
   });
 
+  it('a file whose folder and name are two neighbouring words of the question counts ("the base worker" → `workers/base.py`)', () => {
+    const { e, add } = pythonEngine();
+    add('gunicorn/workers/base.py', 'class Worker:\n    def handle_error(self, req, client, addr, exc):\n        status_int = 400\n');
+    add('gunicorn/workers/gthread.py', 'class ThreadWorker(base.Worker):\n    def handle(self, req, conn):\n        # the error handler, for a request it cannot parse\n        self.handle_error(req, conn.sock, conn.client, e)\n');
+    add('gunicorn/http/errors.py', 'class ParseException(Exception):\n    """An error parsing the request."""\n');
+    assert.equal(e.search("What status does the base worker's error handler return for a request it cannot parse?").hits[0]!.chunk.rel, 'gunicorn/workers/base.py');
+  });
+
   it('a verb that frameworks spell otherwise also searches the others at half weight ("deleted": Rails\' `destroy`, a list\'s `remove`; "subscribers": listeners)', () => {
     const weightOf = (q: string, w: string) => parseQuery(q).terms.find((t) => t.term === terms(w)[0])?.weight;
     assert.equal(weightOf('how are comments deleted?', 'destroy'), weightOf('how are comments deleted?', 'remove'));
