@@ -1332,7 +1332,6 @@ const WEIGHED_DOWN: { flag: number; factor: 'changelogFactor' | 'declarationFact
   // commits: MRR 0.822 -> 0.819 when counted for them too).
   { flag: TOOLING, factor: 'toolingFactor', about: ABOUT_TOOLING, questionsOnly: true },
 ];
-/** Rows scored exactly without the Hamming pre-pass, and rows rescored after it (candidateRows). */
 /** The stems of a path's folder's name and its own, `worker/base` for `gunicorn/workers/base.py`; empty at the top. */
 function folderAndName(rel: string): string {
   const parts = rel.toLowerCase().split('/');
@@ -1340,6 +1339,7 @@ function folderAndName(rel: string): string {
   return `${stem(parts[parts.length - 2]!)}/${stem(parts[parts.length - 1]!.replace(/\.[^.]*$/, ''))}`;
 }
 
+/** Rows scored exactly without the Hamming pre-pass, and rows rescored after it (candidateRows). */
 const EXACT_ROWS = 2_000;
 /** Vectors kept for content that left the index (see `orphans`): ~10 MB at 256 dims. */
 const ORPHAN_VECTORS = 10_000;
