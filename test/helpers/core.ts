@@ -1,3 +1,4 @@
+import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createCore, type Core } from '../../server/src/core/core';
@@ -12,6 +13,17 @@ import { fileWriter } from './files';
  */
 export function rankedFiles(engine: Core['index']['engine'], text: string, overrides: Partial<RankParams> = {}): string[] {
   return [...new Set(searchWith(engine, text, overrides).map((h) => h.chunk.rel))];
+}
+
+/**
+ * What one ranking rule does: with the knobs `off` (its weight at 0) another file than `file` comes
+ * first for `text`; with `on` (the defaults, or the other rules held off as in `off`) `file` does.
+ */
+export function assertLifts(engine: Core['index']['engine'], text: string, file: string, off: Partial<RankParams>, on: Partial<RankParams> = {}, rule = 'it'): void {
+  const without = rankedFiles(engine, text, off);
+  assert.notEqual(without[0], file, `without ${rule} another file is first: ${without}`);
+  const withIt = rankedFiles(engine, text, on);
+  assert.equal(withIt[0], file, `with ${rule}: ${withIt}`);
 }
 
 /** The hits of a search for `text`, with the ranking knobs changed by `overrides` for this search only. */

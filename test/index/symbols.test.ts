@@ -14,7 +14,7 @@ import type { Passage } from '../../server/src/qgpt/seeds';
 import { chunkText, parseText } from '../../server/src/index/chunker';
 import { languageOf } from '../../server/src/index/languages';
 import { extractDefinitions, findReferences, isTestNamedAfter, isTestOfModule, SymbolIndex, type FileSymbol } from '../../server/src/index/symbols';
-import { realCore, rankedFiles } from '../helpers/core';
+import { assertLifts, realCore, rankedFiles } from '../helpers/core';
 import { makeSymbolRepo } from '../helpers/symbolRepo';
 
 async function defsOf(rel: string, text: string): Promise<FileSymbol[]> {
@@ -384,10 +384,8 @@ describe('symbols: names an issue writes as words', function () {
       ].join('\n');
       // Off by default for issue and commit texts (it cost more rows than it gained on commits of
       // seven repositories outside the dev sets), still there to weigh in.
-      const without = rankedFiles(engine, issue);
-      const withP = rankedFiles(engine, issue, { phraseTextW: 0.15 });
-      assert.notEqual(without[0], 'pkg/formatting.py', `without the phrase another file is first: ${without}`);
-      assert.equal(withP[0], 'pkg/formatting.py', `with it, the file defining dataset_repr: ${withP}`);
+      // With it, the file defining dataset_repr.
+      assertLifts(engine, issue, 'pkg/formatting.py', {}, { phraseTextW: 0.15 }, 'the phrase');
       const question = 'How are the units of each coordinate and data variable shown in the dataset repr?';
       // A question also reads a name's words anywhere in it (nameW); the neighbouring words alone lift the file too.
       assert.equal(rankedFiles(engine, question, { nameW: 0, phraseW: 0 })[0], 'pkg/dataset.py');
