@@ -305,7 +305,9 @@ describe('question: what a question asks', () => {
 
   it('reads "test ids", "the test report", "test collection", "the test client" as what a test runner or library works with, not as a question about tests', () => {
     // Before, "how does … test ids" still asked for tests (and ranked the code at half its score).
-    for (const q of ['how does parametrize generate test ids?', 'How is the test report written to JUnit XML?', 'where is the test collection order decided?', 'how does the test client work?']) {
+    for (const q of ['how does parametrize generate test ids?', 'How is the test report written to JUnit XML?', 'where is the test collection order decided?', 'how does the test client work?',
+      // Textual's pilot drives an app in tests; a helper's clean-up "after a test" is the helper's.
+      "How does the test pilot's pause wait for pending messages?", 'how does the temporary-registration helper clean up after a test?']) {
       assert.equal(parseQuery(q).aboutTests, false, q);
       assert.equal(asksAboutTests(q), false, q);
       assert.equal(analyzeQuestion(q).asksForTests, false, q);
@@ -388,7 +390,9 @@ describe('question: what a question asks', () => {
       // A benchmark at the top of the repository: chalk's benchmark.js.
       'benchmark.js', 'bench.py', 'benchmarks.ts',
       // Named so by a suffix: yarl's url_benchmark.py, SnapKit's Example-iOS/ and its playground.
-      'url_benchmark.py', 'src/router-bench.ts', 'Example-iOS/ListViewController.swift', 'examples_node/app.js', 'SnapKitPlayground.playground/Contents.swift']) assert.ok(isExamplePath(p), p);
+      'url_benchmark.py', 'src/router-bench.ts', 'Example-iOS/ListViewController.swift', 'examples_node/app.js', 'SnapKitPlayground.playground/Contents.swift',
+      // A component's Storybook stories: wagtail's Sidebar.stories.tsx.
+      'client/src/components/Sidebar/Sidebar.stories.tsx', 'src/Button.stories.mdx', '.storybook/preview.js']) assert.ok(isExamplePath(p), p);
     for (const p of ['src/router/trie.ts', 'src/flask/testing.py.txt', 'docs/guide.md', 'src/attest.ts', 'src/latest/index.ts', 'src/_pytest/python.py',
       'src/contests/rules.ts', 'src/testimony/index.ts', 'src/attest.c', 'src/latest.sh', 'src/latest.c', 'fastest.cpp', 'src/contest.c', 'manifest.c', 'src/features/cart/slice.ts', 'app/features/steps.ts',
       // A JVM package's folders name the project's own code: Spring Initializr's `com.example.demo`, the petclinic's `org.springframework.samples`.
@@ -408,7 +412,7 @@ describe('question: what a question asks', () => {
   });
 
   it('a question asks about examples when it names them, not when it gives one "for example"', () => {
-    for (const q of ['is there an example of a custom store?', 'where are the benchmarks for parsing?', 'show me a demo of streaming']) assert.ok(asksAboutExamples(q), q);
+    for (const q of ['is there an example of a custom store?', 'where are the benchmarks for parsing?', 'show me a demo of streaming', 'which Storybook stories show the sidebar?']) assert.ok(asksAboutExamples(q), q);
     for (const q of ['which options make it throw, for example an invalid domain?', 'what happens with odd input (for  example a NaN)?']) assert.ok(!asksAboutExamples(q), q);
   });
 });
@@ -606,6 +610,18 @@ describe('question: relevance for questions in the real worker', function () {
     assert.deepEqual(targets('c.redirect'), ['/w/src/ctx.ts']);
     assert.deepEqual(targets('self.redirect'), []);
     assert.deepEqual(targets('c.redirect', false), [], 'issue texts and commit messages keep to names with a capital or an underscore');
+  });
+
+  it('a possessive\'s member counts as a plain name only when the project defines its owner ("Django\'s standard slugify" is not wagtail\'s story `standard()`)', () => {
+    const symbols = new SymbolIndex();
+    symbols.setFile('/w/client/Sidebar.stories.tsx', 'client/Sidebar.stories.tsx', 'typescript', [{ name: 'standard', qualifiedName: 'standard', kind: 'function', startLine: 247, endLine: 249 }]);
+    symbols.setFile('/w/app/router.py', 'app/router.py', 'python', [{ name: 'Router', qualifiedName: 'Router', kind: 'class', startLine: 1, endLine: 30 }]);
+    symbols.setFile('/w/app/fallbacks.py', 'app/fallbacks.py', 'python', [{ name: 'fallback', qualifiedName: 'fallback', kind: 'function', startLine: 1, endLine: 5 }]);
+    const q = analyzeQuestion("Why does the slug helper keep Cyrillic characters rather than deleting them the way Django's standard slugify does?");
+    assert.ok(q.symbols.some((s) => s.name === 'Django.standard'));
+    const targets = (name: string) => [...symbolTargets([{ name, codeShaped: true }], 'about', symbols, false, () => [], { plainTails: true }).keys()];
+    assert.deepEqual(targets('Django.standard'), [], 'Django is defined nowhere in the project');
+    assert.deepEqual(targets('Router.fallback'), ['/w/app/fallbacks.py'], "the project's Router: its member by the plain name");
   });
 
   it('a value only the tests set points at no code in a question about the code (pelican\'s test settings\' `FORMATTED_FIELDS`), unless the question asks for its definition or about tests', () => {

@@ -187,10 +187,10 @@ const NOT_NAMES = new Set(['main', 'same', 'other', 'given', 'following', 'above
 
 /**
  * "test" naming what a test runner works with ("test ids", "the test report", "test collection")
- * or a library's testing tool ("the test client"), not test files: in a test framework's own code
+ * or a library's testing tool ("the test client", textual's "test pilot"), not test files: in a test framework's own code
  * these are the domain, and the code is the answer. Neither says the question asks for tests.
  */
-const TEST_DOMAIN = /\btest(?:ing)?[\s-]+(?:ids?|names?|outcomes?|results?|reports?|reporting|reporters?|items?|sessions?|runs?|runners?|durations?|collection|collectors?|selection|discovery|ordering|status(?:es)?|clients?)\b/gi;
+const TEST_DOMAIN = /\btest(?:ing)?[\s-]+(?:ids?|names?|outcomes?|results?|reports?|reporting|reporters?|items?|sessions?|runs?|runners?|durations?|collection|collectors?|selection|discovery|ordering|status(?:es)?|clients?|pilots?)\b/gi;
 
 /**
  * A test runner's work on tests: "how does pytest collect test files?", "test functions are
@@ -209,9 +209,15 @@ const STATISTICAL_TEST = /(?:\b(?:portmanteau|binomial|wald|likelihood[\s-]+rati
 /** A test by its authors' names, capitalised ("the Ljung-Box test", "the Dickey-Fuller test"; not "end-to-end tests"). */
 const EPONYMOUS_TEST = /\b[A-Z][a-z]+-[A-Z][a-z]+[\s-]+tests?\b/g;
 
-/** The text without the phrases where "test" names a test runner's domain ({@link TEST_DOMAIN}, {@link TEST_RUNNER_WORK}) or a statistical test. */
+/**
+ * When in a test's life something happens ("how does the temporary-registration helper clean up
+ * after a test?"): the helper, wagtail's `hooks.py`, is asked about, not the tests.
+ */
+const TEST_TIMING = /\b(?:after|before)\s+(?:a|each|every)\s+test\b/gi;
+
+/** The text without the phrases where "test" names a test runner's domain ({@link TEST_DOMAIN}, {@link TEST_RUNNER_WORK}), a statistical test or a test's timing. */
 export function withoutTestDomain(text: string): string {
-  return text.replace(TEST_DOMAIN, ' ').replace(TEST_RUNNER_WORK, ' ').replace(STATISTICAL_TEST, ' ').replace(EPONYMOUS_TEST, ' ');
+  return text.replace(TEST_DOMAIN, ' ').replace(TEST_RUNNER_WORK, ' ').replace(STATISTICAL_TEST, ' ').replace(EPONYMOUS_TEST, ' ').replace(TEST_TIMING, ' ');
 }
 
 const framingWords = new Set(FRAMING);

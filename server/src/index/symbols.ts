@@ -1074,7 +1074,13 @@ export function symbolTargets(
     const parts = s.name.replace(/::|#/g, '.').split('.');
     for (let k = 0; k < parts.length && !defs.length; k++) {
       const tail = parts.slice(k).join('.');
-      if (k > 0 && parts.length - k === 1 && !/[_A-Z]/.test(tail.slice(1)) && (!opts.plainTails || SELF.has(parts[0]!))) break;
+      if (k > 0 && parts.length - k === 1 && !/[_A-Z]/.test(tail.slice(1))) {
+        if (!opts.plainTails || SELF.has(parts[0]!)) break;
+        // Nor the member of a Capitalised name the project does not define: "Django's standard
+        // slugify" is another project's, not wagtail's Storybook story `standard()`.
+        const owner = parts[k - 1]!;
+        if (/^[A-Z]/.test(owner) && !symbols.find(owner, { limit: 5, exact: true }).some((d) => d.match <= 1)) break;
+      }
       defs = symbols.find(tail, { limit: 50, exact: true }).filter((d) => d.match <= 1 || (s.codeShaped && d.match === 4));
     }
     // A Capitalised word the question does not call a class (`plain`) is a name only where a
