@@ -277,10 +277,14 @@ describe('question: what a question asks', () => {
     assert.equal(analyzeQuestion('how does compose run middleware?').asksForTests, false);
     assert.equal(analyzeQuestion('How do I load config from environment variables?').howTo, true);
     // A user's symptom is answered by a guide or a troubleshooting page as well as by the code.
-    for (const q of ['Why does Vite not detect a file change?', "Why doesn't the reload happen?", 'What causes the `Failed to fetch` error in a Vite app?', 'Can browser extensions break a Vite app in development?']) {
+    for (const q of ['Why does Vite not detect a file change?', "Why doesn't the reload happen?", 'What causes the `Failed to fetch` error in a Vite app?', 'Can browser extensions break a Vite app in development?',
+      // What happens in place of what was expected, requests that stop loading, a problem told and then asked about.
+      'Why does a full page reload happen instead of a hot update?', 'Why do my requests stop loading after an hour?', 'The built page is blank when opened from disk. Why?']) {
       assert.equal(analyzeQuestion(q).howTo, true, q);
     }
-    for (const q of ['Why does the method that opens resources restrict file opening to read-only modes?', 'how does compose run middleware?', 'What happens when a view raises an exception?']) {
+    for (const q of ['Why does the method that opens resources restrict file opening to read-only modes?', 'how does compose run middleware?', 'What happens when a view raises an exception?',
+      // A design asked about: why the code does one thing instead of another.
+      'Why does the form field model derive its name only when blank, instead of recomputing it on each edit?']) {
       assert.equal(analyzeQuestion(q).howTo, false, q);
     }
     // A how-to that asks too how, where or by what the code does it wants the code (morgan's README had answered).

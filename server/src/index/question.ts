@@ -170,8 +170,13 @@ const MECHANISM = /\b(?:and|but)\s+(?:how|where|when|at what point|in which \w+)
  * answered before `lib/parse.js`), "… — where is that message put together, and how can I …?".
  */
 const MECHANISM_FIRST = /^[^?]*?\b(?:what happens|where\s+(?:is|are|does|do|did)\b(?!\s+(?:i|we|you|one)\b))[^?]*?\b(?:and|but)\s/i;
-/** A user's symptom: "why does X not…", "why doesn't…", "what causes the … error", "can X break…". */
-const SYMPTOM = /\bwhat causes\b|\bwhy (?:does|do|is|are|did|would|can)\b[^?]*\b(?:not|n't)\b|\bwhy (?:doesn't|don't|isn't|aren't|won't|can't)\b|\bcan\b[^?]*\bbreak\b/i;
+/**
+ * A user's symptom: "why does X not…", "why doesn't…", "what causes the … error", "can X break…",
+ * what a user sees happen in place of what they expected ("why does a full page reload happen
+ * instead of HMR?"), requests or a server that "stop loading", and a problem told first and then
+ * asked about ("My built output does not work when opened from the file system. Why?").
+ */
+const SYMPTOM = /\bwhat causes\b|\bwhy (?:does|do|is|are|did|would|can)\b[^?]*\b(?:not|n't)\b|\bwhy (?:doesn't|don't|isn't|aren't|won't|can't)\b|\bcan\b[^?]*\bbreak\b|\bwhy (?:does|do|did)\b[^?]*\bhappens?\b[^?]*\binstead of\b|\bstop(?:s|ped)? (?:working|loading|responding|updating)\b|[.!]\s*why\?\s*$/i;
 const ASKS_FOR_TESTS = /\b(tested|tests?(?: files?| modules?)? (?:for|of|that cover|covering)|test cases?|test coverage|which tests?|unit tests?|how (?:is|are|do|does) [^?]{0,60}\btest)\b/i;
 /** `Flask.run`, `app.config.from_prefixed_env()` — but not a file name (`config.py`). */
 const DOTTED_NAME = /(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?(?![A-Za-z0-9_.])/g;
