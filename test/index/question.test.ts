@@ -15,7 +15,7 @@ import { queryTerms } from '../../server/src/qgpt/terms';
 import { terms } from '../../server/src/index/tokens';
 import { abbreviationsOf, acronymPhrases, americanSpellings, irregularVerbs, phrasalVerbs, specialMethods } from '../../server/src/index/acronyms';
 import { asksAboutTests, callSiteSymbol } from '../../server/src/qgpt/intent';
-import { isTestPath, isExamplePath, asksAboutExamples } from '../../server/src/index/languages';
+import { isTestPath, isExamplePath, asksAboutExamples, isFaqPath } from '../../server/src/index/languages';
 import { fileWriter } from '../helpers/files';
 
 /** A search engine over Python files given as one chunk each. */
@@ -717,6 +717,21 @@ describe('question: relevance for questions in the real worker', function () {
 
   it('does not let a word in a path outrank the code that talks about it', async () => {
     await assertFirst('what happens when a handler throws an error?', 'src/hono-base.ts');
+  });
+
+  it('ranks a page of users\' questions or of problems and fixes first for a how-to or a symptom, not for a question about what something is', () => {
+    const e = new SearchEngine();
+    const add = (rel: string, text: string) =>
+      e.setFile(rel, rel, [{ id: rel, file: rel, rel, startLine: 1, endLine: text.split('\n').length, text, hash: rel, language: 'restructuredtext', ext: 'rst', code: false }]);
+    add('doc/usage/deploying.rst', 'Deploying to GitHub Pages\n=========================\n\nGitHub Pages serves the HTML that Sphinx builds: build the HTML, then push it to the GitHub Pages branch.\n');
+    add('doc/faq.rst', 'Sphinx FAQ\n==========\n\nHow do I use Sphinx with GitHub Pages?\n   Enable the githubpages extension: it writes the .nojekyll file that GitHub Pages needs.\n');
+    add('doc/usage/theming.rst', 'HTML themes\n===========\n\nA theme styles the HTML pages of a Sphinx site.\n');
+    const first = (q: string, faqFactor?: number) => e.search(q, faqFactor ? { params: { faqFactor } } : {}).hits[0]?.chunk.rel;
+    assert.equal(first('How do I use Sphinx with GitHub Pages?'), 'doc/faq.rst');
+    assert.equal(first('How do I use Sphinx with GitHub Pages?', 1), 'doc/usage/deploying.rst', 'the guide says the words more');
+    assert.equal(first('What does GitHub Pages serve from a Sphinx build?'), 'doc/usage/deploying.rst', 'not a how-to');
+    for (const p of ['doc/faq.rst', 'FAQ.md', 'docs/guide/troubleshooting.md', 'docs/known-issues.md', 'docs/faqs.rst']) assert.ok(isFaqPath(p), p);
+    for (const p of ['src/faq_view.py', 'docs/guide/faqs-and-more/intro.md', 'docs/troubleshooting-guide.md']) assert.ok(!isFaqPath(p), p);
   });
 
   it('ranks the troubleshooting page first for a symptom a user asks about ("why is … not …?"), the code for how it works', async () => {

@@ -265,6 +265,17 @@ export function isChangelogPath(relPath: string): boolean {
   return CHANGELOG_PATH.test(relPath.replace(/\\/g, '/'));
 }
 
+const FAQ_PATH = /(?:^|\/)(?:faqs?|troubleshooting|troubleshoot|known[-_]issues|gotchas|common[-_](?:issues|problems|errors))(?:\.[a-z]+)?$/i;
+
+/**
+ * A page of questions users asked and their answers, or of problems and their fixes (Sphinx's
+ * `doc/faq.rst`, Vite's `docs/guide/troubleshooting.md`, `FAQ.md`, `known-issues.md`). Only meant
+ * for files that are not code.
+ */
+export function isFaqPath(relPath: string): boolean {
+  return FAQ_PATH.test(relPath.replace(/\\/g, '/'));
+}
+
 /** A text about types or their declarations: then a declaration file is an answer. */
 export const ABOUT_TYPES = /\b(types?|typings?|typed|declarations?|declares?|d\.ts|stubs?|pyi|typescript|interfaces?|generics?)\b/i;
 
