@@ -10,7 +10,7 @@ import { QgptRelevance, QgptReprompt } from '../../server/src/protocol/qgpt';
 import { analyzeQuestion } from '../../server/src/index/question';
 import { SymbolIndex, symbolTargets } from '../../server/src/index/symbols';
 import { literalsOf, parseQuery, agentVerbs, versionedNames, hyphenJoined } from '../../server/src/index/query';
-import { SearchEngine } from '../../server/src/index/searchEngine';
+import { SearchEngine, variantWords, type RankParams } from '../../server/src/index/searchEngine';
 import { queryTerms } from '../../server/src/qgpt/terms';
 import { terms } from '../../server/src/index/tokens';
 import { abbreviationsOf, acronymPhrases, americanSpellings, irregularVerbs, phrasalVerbs, specialMethods } from '../../server/src/index/acronyms';
@@ -18,12 +18,19 @@ import { asksAboutTests, callSiteSymbol } from '../../server/src/qgpt/intent';
 import { isTestPath, isExamplePath, asksAboutExamples, isFaqPath } from '../../server/src/index/languages';
 import { fileWriter } from '../helpers/files';
 
-/** A search engine over Python files given as one chunk each. */
-function pythonEngine() {
+/** A search engine over files of one language given as one chunk each. */
+function engineOf(language: string, ext: string, code: boolean) {
   const e = new SearchEngine();
   const add = (rel: string, text: string) =>
-    e.setFile(rel, rel, [{ id: rel, file: rel, rel, startLine: 1, endLine: text.split('\n').length, text, hash: rel, language: 'python', ext: 'py', code: true }]);
-  return { e, add };
+    e.setFile(rel, rel, [{ id: rel, file: rel, rel, startLine: 1, endLine: text.split('\n').length, text, hash: rel, language, ext, code }]);
+  /** The first file for a question, with a rank parameter set to a value (or left at its default). */
+  const first = (q: string, params?: Partial<RankParams>) => e.search(q, params ? { params } : {}).hits[0]?.chunk.rel;
+  return { e, add, first };
+}
+
+/** A search engine over Python files given as one chunk each. */
+function pythonEngine() {
+  return engineOf('python', 'py', true);
 }
 
 describe('question: what a question asks', () => {
@@ -720,18 +727,28 @@ describe('question: relevance for questions in the real worker', function () {
   });
 
   it('ranks a page of users\' questions or of problems and fixes first for a how-to or a symptom, not for a question about what something is', () => {
-    const e = new SearchEngine();
-    const add = (rel: string, text: string) =>
-      e.setFile(rel, rel, [{ id: rel, file: rel, rel, startLine: 1, endLine: text.split('\n').length, text, hash: rel, language: 'restructuredtext', ext: 'rst', code: false }]);
+    const { add, first } = engineOf('restructuredtext', 'rst', false);
     add('doc/usage/deploying.rst', 'Deploying to GitHub Pages\n=========================\n\nGitHub Pages serves the HTML that Sphinx builds: build the HTML, then push it to the GitHub Pages branch.\n');
     add('doc/faq.rst', 'Sphinx FAQ\n==========\n\nHow do I use Sphinx with GitHub Pages?\n   Enable the githubpages extension: it writes the .nojekyll file that GitHub Pages needs.\n');
     add('doc/usage/theming.rst', 'HTML themes\n===========\n\nA theme styles the HTML pages of a Sphinx site.\n');
-    const first = (q: string, faqFactor?: number) => e.search(q, faqFactor ? { params: { faqFactor } } : {}).hits[0]?.chunk.rel;
     assert.equal(first('How do I use Sphinx with GitHub Pages?'), 'doc/faq.rst');
-    assert.equal(first('How do I use Sphinx with GitHub Pages?', 1), 'doc/usage/deploying.rst', 'the guide says the words more');
+    assert.equal(first('How do I use Sphinx with GitHub Pages?', { faqFactor: 1 }), 'doc/usage/deploying.rst', 'the guide says the words more');
     assert.equal(first('What does GitHub Pages serve from a Sphinx build?'), 'doc/usage/deploying.rst', 'not a how-to');
     for (const p of ['doc/faq.rst', 'FAQ.md', 'docs/guide/troubleshooting.md', 'docs/known-issues.md', 'docs/faqs.rst']) assert.ok(isFaqPath(p), p);
     for (const p of ['src/faq_view.py', 'docs/guide/faqs-and-more/intro.md', 'docs/troubleshooting-guide.md']) assert.ok(!isFaqPath(p), p);
+  });
+
+  it('weighs down one variant\'s code (a runtime\'s adapter, a database\'s backend, a site\'s extractor) when the question names none ("what happens when a handler throws?")', () => {
+    const { add, first } = engineOf('typescript', 'ts', true);
+    add('src/adapter/cloudflare-pages/handler.ts', "export const handle = (app) => async (ctx) => {\n  // A handler that throws: the error is thrown again for Pages' next handler.\n  try { return await app.fetch(ctx.request) } catch (e) { throw e }\n}\n");
+    add('src/hono-base.ts', 'class Hono {\n  #dispatch(request) {\n    try { return handler(c) } catch (err) { return this.#handleError(err, c) }\n  }\n  // An error a handler throws goes to the error handler.\n  onError = (handler) => { this.errorHandler = handler }\n}\n');
+    add('src/context.ts', 'export class Context {\n  json(obj) { return new Response(JSON.stringify(obj)) }\n}\n');
+    assert.equal(first('what happens when a handler throws?'), 'src/hono-base.ts');
+    assert.equal(first('what happens when a handler throws?', { variantFactor: 1 }), 'src/adapter/cloudflare-pages/handler.ts', 'the adapter says the words more');
+    assert.equal(first('what happens when a Cloudflare Pages handler throws?'), 'src/adapter/cloudflare-pages/handler.ts', 'named, the variant is the answer');
+    assert.deepEqual(variantWords('src/adapter/cloudflare-pages/handler.ts'), ['cloudflar', 'page']);
+    assert.deepEqual(variantWords('sqlglot/dialects/bigquery.py'), ['bigqueri']);
+    for (const p of ['gallery_dl/extractor/common.py', 'django/db/backends/base/base.py', 'src/adapter/index.ts', 'src/router/node.ts']) assert.equal(variantWords(p), undefined, p);
   });
 
   it('ranks the troubleshooting page first for a symptom a user asks about ("why is … not …?"), the code for how it works', async () => {
