@@ -149,7 +149,15 @@ describe('question: what a question asks', () => {
     add('gunicorn/workers/base.py', 'class Worker:\n    def handle_error(self, req, client, addr, exc):\n        status_int = 400\n');
     add('gunicorn/workers/gthread.py', 'class ThreadWorker(base.Worker):\n    def handle(self, req, conn):\n        # the error handler, for a request it cannot parse\n        self.handle_error(req, conn.sock, conn.client, e)\n');
     add('gunicorn/http/errors.py', 'class ParseException(Exception):\n    """An error parsing the request."""\n');
-    assert.equal(e.search("What status does the base worker's error handler return for a request it cannot parse?").hits[0]!.chunk.rel, 'gunicorn/workers/base.py');
+    const q = "What status does the base worker's error handler return for a request it cannot parse?";
+    assert.equal(e.search(q).hits[0]!.chunk.rel, 'gunicorn/workers/base.py');
+    // Kept as files come and go: a removed file is found no more, and found again once back.
+    const rankedWithout = () => e.search(q, { params: { phraseW: 0 } }).hits.map((h) => h.chunk.rel);
+    e.removeFile('gunicorn/workers/base.py');
+    assert.ok(!e.search(q).hits.some((h) => h.chunk.rel === 'gunicorn/workers/base.py'));
+    add('gunicorn/workers/base.py', 'class Worker:\n    def handle_error(self, req, client, addr, exc):\n        status_int = 400\n');
+    assert.equal(e.search(q).hits[0]!.chunk.rel, 'gunicorn/workers/base.py');
+    assert.notEqual(rankedWithout()[0], 'gunicorn/workers/base.py', 'the folder and name lift it');
   });
 
   it('a verb that frameworks spell otherwise also searches the others at half weight ("deleted": Rails\' `destroy`, a list\'s `remove`; "subscribers": listeners)', () => {

@@ -335,6 +335,8 @@ export class SearchEngine {
   /** Chunks of code files that are tests all the same: Rust's unit tests beside the code ({@link isRustTestCode}). */
   private readonly testChunks = new Set<number>();
   private readonly files = new Map<string, FileEntry>();
+  /** File docs by the stems of their folder's name and their own ({@link folderAndName}), for `pathPhraseFiles`. */
+  private readonly byFolderAndName = new Map<string, Set<number>>();
   private readonly fileByDoc: (FileEntry | null)[] = [];
   /** Per file doc: LIVE, TEST, EXAMPLE, CODE, CHANGELOG, DECLARATION, CATALOG, PROJECT, VENDORED, INTERFACE, TOOLING, EXCEPTION, GENERATED, FAQ bits (read in the ranking's per-file loops). */
   private fileFlags = new Uint16Array(0);
@@ -586,6 +588,11 @@ export class SearchEngine {
     }
     this.fileFlags[fileDoc] = LIVE | (entry.test ? TEST : 0) | (entry.example ? EXAMPLE : 0) | (entry.code ? CODE : 0) | (entry.changelog ? CHANGELOG : 0) | (isDeclarationPath(rel) ? DECLARATION : 0) | (entry.code && isInterfaceOnly(chunks[0]!.language, chunks, rel) ? INTERFACE : 0) | (isCatalogPath(rel) ? CATALOG : 0) | (isProjectConfigPath(rel) ? PROJECT : 0) | (isVendoredPath(rel) ? VENDORED : 0) | (isToolingPath(rel) ? TOOLING : 0) | (entry.code && isExceptionFile(rel, chunks) ? EXCEPTION : 0) | (entry.code && isGeneratedCode(chunks) ? GENERATED : 0) | (!entry.code && isFaqPath(rel) ? FAQ : 0);
     this.files.set(key, entry);
+    if (entry.folderAndName) {
+      const same = this.byFolderAndName.get(entry.folderAndName);
+      if (same) same.add(fileDoc);
+      else this.byFolderAndName.set(entry.folderAndName, new Set([fileDoc]));
+    }
     const code = entry.code && !entry.test;
     this.companions.add(key, rel, entry.test, code ? chunks.flatMap((c) => declaredIds(c.text)) : []);
     if (code) this.messages.add(key, [...new Set(chunks.flatMap((c) => messagesOf(c.text)))]);
@@ -634,6 +641,8 @@ export class SearchEngine {
     this.fileByDoc[f.fileDoc] = null;
     this.fileFlags[f.fileDoc] = 0;
     this.files.delete(key);
+    const same = this.byFolderAndName.get(f.folderAndName);
+    if (same?.delete(f.fileDoc) && !same.size) this.byFolderAndName.delete(f.folderAndName);
     this.companions.remove(key);
     this.messages.remove(key);
   }
@@ -1081,16 +1090,11 @@ export class SearchEngine {
       keys.add(`${stem(a!)}/${stem(b!)}`);
       keys.add(`${stem(b!)}/${stem(a!)}`);
     }
-    if (!keys.size) return undefined;
-    const found = new Map<string, number[]>();
-    for (const entry of this.files.values()) {
-      if (!keys.has(entry.folderAndName) || (allowed && !allowed[entry.fileDoc])) continue;
-      const fds = found.get(entry.folderAndName);
-      if (fds) fds.push(entry.fileDoc);
-      else found.set(entry.folderAndName, [entry.fileDoc]);
-    }
     const out = new Set<number>();
-    for (const fds of found.values()) if (fds.length <= 2) for (const fd of fds) out.add(fd);
+    for (const k of keys) {
+      const fds = [...(this.byFolderAndName.get(k) ?? [])].filter((fd) => !allowed || allowed[fd]);
+      if (fds.length <= 2) for (const fd of fds) out.add(fd);
+    }
     return out.size ? out : undefined;
   }
 
