@@ -15,7 +15,7 @@ import { queryTerms } from '../../server/src/qgpt/terms';
 import { terms } from '../../server/src/index/tokens';
 import { abbreviationsOf, acronymPhrases, americanSpellings, irregularVerbs, phrasalVerbs, specialMethods } from '../../server/src/index/acronyms';
 import { asksAboutTests, callSiteSymbol } from '../../server/src/qgpt/intent';
-import { isTestPath, isExamplePath, asksAboutExamples, isFaqPath } from '../../server/src/index/languages';
+import { isTestPath, isTestFile, isExamplePath, asksAboutExamples, isFaqPath } from '../../server/src/index/languages';
 import { fileWriter } from '../helpers/files';
 
 /** A search engine over files of one language given as one chunk each. */
@@ -287,6 +287,11 @@ describe('question: what a question asks', () => {
       assert.notEqual(analyzeQuestion(q).intent, 'usage', q);
       assert.equal(callSiteSymbol(q), null, q);
     }
+    // "Where does X get called?" asks for its uses; "where does the X used in Y do Z?" for X's own code (mitmproxy's `Playbook`).
+    assert.equal(analyzeQuestion('Where does parse_args get called?').intent, 'usage');
+    for (const q of ['Where does the Playbook helper used in proxy layer tests detect that a test never asserted its expectations?', 'Where does the SVG renderer resolve the element referenced by a use tag?']) {
+      assert.notEqual(analyzeQuestion(q).intent, 'usage', q);
+    }
     assert.equal(analyzeQuestion('what does the class `Index` represent, and what is it used for?').intent, 'definition');
     assert.equal(analyzeQuestion('how is the compose function tested?').asksForTests, true);
     assert.equal(analyzeQuestion('how does compose run middleware?').asksForTests, false);
@@ -411,7 +416,9 @@ describe('question: what a question asks', () => {
       // Named so by a suffix: yarl's url_benchmark.py, SnapKit's Example-iOS/ and its playground.
       'url_benchmark.py', 'src/router-bench.ts', 'Example-iOS/ListViewController.swift', 'examples_node/app.js', 'SnapKitPlayground.playground/Contents.swift',
       // A component's Storybook stories: wagtail's Sidebar.stories.tsx.
-      'client/src/components/Sidebar/Sidebar.stories.tsx', 'src/Button.stories.mdx', '.storybook/preview.js']) assert.ok(isExamplePath(p), p);
+      'client/src/components/Sidebar/Sidebar.stories.tsx', 'src/Button.stories.mdx', '.storybook/preview.js',
+      // A documentation site's code: nicegui's `website/documentation/content/*.py`, a Docusaurus site's `website/src/`.
+      'website/documentation/content/storage_documentation.py', 'website/src/pages/index.js']) assert.ok(isExamplePath(p), p);
     for (const p of ['src/router/trie.ts', 'src/flask/testing.py.txt', 'docs/guide.md', 'src/attest.ts', 'src/latest/index.ts', 'src/_pytest/python.py',
       'src/contests/rules.ts', 'src/testimony/index.ts', 'src/attest.c', 'src/latest.sh', 'src/latest.c', 'fastest.cpp', 'src/contest.c', 'manifest.c', 'src/features/cart/slice.ts', 'app/features/steps.ts',
       // A JVM package's folders name the project's own code: Spring Initializr's `com.example.demo`, the petclinic's `org.springframework.samples`.
@@ -428,6 +435,24 @@ describe('question: what a question asks', () => {
       'src/pytest_benchmark/benchmark.py', 'lib/bench.js', 'src/contest.node.js', 'src/latest.browser.ts']) {
       assert.ok(!isTestPath(p) && !isExamplePath(p), p);
     }
+  });
+
+  it('a Python module named as a test that holds none, outside a folder of tests, is code (bandit calls its checks "tests")', () => {
+    const selection = 'class BanditTestSet:\n    def _filter_list_from_config(self, profile):\n        # B001 means all deny-list tests\n        if "B001" in inc:\n            inc.update(blacklisting.ids())\n';
+    assert.equal(isTestFile('bandit/core/test_set.py', [{ text: selection }]), false);
+    assert.equal(isTestFile('bandit/core/test_properties.py', [{ text: 'def test_id(id_val):\n    def _has_id(func):\n        func._test_id = id_val\n        return func\n    return _has_id\n' }]), false);
+    // Tests by what they hold, by their folder, or named so in another language.
+    assert.equal(isTestFile('bandit/core/test_util.py', [{ text: 'def test_split():\n    assert split("a b") == ["a", "b"]\n' }]), true);
+    assert.equal(isTestFile('pkg/test_cli.py', [{ text: 'import pytest\n' }]), true);
+    assert.equal(isTestFile('pkg/cli_test.py', [{ text: 'class TestCli(unittest.TestCase):\n    pass\n' }]), true);
+    assert.equal(isTestFile('tests/unit/core/test_set.py', [{ text: selection }]), true);
+    assert.equal(isTestFile('src/set.test.ts', [{ text: 'export const x = 1;\n' }]), true);
+    assert.equal(isTestFile('bandit/core/manager.py', [{ text: 'assert x\n' }]), false);
+    const { add, first } = pythonEngine();
+    add('bandit/core/test_set.py', selection + '        # B001,B401 means B401: only that deny-list test\n');
+    add('bandit/core/blacklisting.py', 'def ids():\n    """Every deny-list test id: B001 and the calls and imports it covers."""\n    return [b["id"] for b in blacklist]\n');
+    add('tests/unit/core/test_test_set.py', 'def test_profile_blacklist_none():\n    ts = test_set.BanditTestSet(profile={"exclude": ["B001"]})\n    assert len(ts.get_tests("Import")) == 0\n');
+    assert.equal(first('Why does the rule-selection filter treat B001 specially, so that listing it alone enables every deny-list entry?'), 'bandit/core/test_set.py');
   });
 
   it('a question asks about examples when it names them, not when it gives one "for example"', () => {
@@ -757,6 +782,17 @@ describe('question: relevance for questions in the real worker', function () {
     assert.deepEqual(variantWords('src/adapter/cloudflare-pages/handler.ts'), ['cloudflar', 'page']);
     assert.deepEqual(variantWords('sqlglot/dialects/bigquery.py'), ['bigqueri']);
     for (const p of ['gallery_dl/extractor/common.py', 'django/db/backends/base/base.py', 'src/adapter/index.ts', 'src/router/node.ts']) assert.equal(variantWords(p), undefined, p);
+    // An output format's writer is one variant too (bandit's `formatters/xml.py`, sphinx's `writers/latex.py`);
+    // a module named after its folder is the shared code (marimo's `formatters/formatters.py`).
+    assert.deepEqual(variantWords('bandit/formatters/xml.py'), ['xml']);
+    assert.deepEqual(variantWords('sphinx/writers/latex.py'), ['latex']);
+    for (const p of ['marimo/_output/formatters/formatters.py', 'pylint/reporters/base_reporter.py']) assert.equal(variantWords(p), undefined, p);
+    const py = engineOf('python', 'py', true);
+    py.add('bandit/formatters/csv.py', 'def report(manager, fileobj, sev_level, conf_level, lines=-1):\n    """Prints issues in CSV format: the report writer writes one row an issue to the output."""\n    with fileobj:\n        writer = csv.DictWriter(fileobj, fieldnames=fields)\n        writer.writeheader()\n');
+    py.add('bandit/formatters/xml.py', 'def report(manager, fileobj, sev_level, conf_level, lines=-1):\n    """Prints issues in XML format."""\n    if fileobj.name == sys.stdout.name:\n        fileobj = sys.stdout.buffer\n    tree.write(fileobj, encoding="utf-8", xml_declaration=True)\n');
+    const q = 'Why does the XML report writer swap the output stream for a binary handle when it writes to standard output?';
+    assert.equal(py.first(q), 'bandit/formatters/xml.py');
+    assert.equal(py.first(q, { variantFactor: 1 }), 'bandit/formatters/csv.py', 'the CSV writer says the words more');
   });
 
   it('ranks the troubleshooting page first for a symptom a user asks about ("why is … not …?"), the code for how it works', async () => {

@@ -218,6 +218,24 @@ export function isTestPath(relPath: string): boolean {
   return TEST_PATH.test(p) || TEST_CLASS_FILE.test(p) || TEST_SOURCE_SET.test(p) || GO_TEST_PACKAGE.test(p) || C_TEST_PROGRAM.test(p);
 }
 
+/** A Python module named as a test (`test_set.py`, `set_test.py`). */
+const PY_TEST_NAME = /(?:^|\/)(?:test_[^/]*|[^/]*_test)\.py$/;
+/** What a Python test file holds: an assertion, pytest or unittest, a `Test…` class. */
+const PY_TEST_CONTENT = /\bassert\b|\bpytest\b|\bunittest\b|^\s*class\s+Test|\bself\.assert[A-Z]/m;
+
+/**
+ * {@link isTestPath}, but a Python module that is named as a test and holds none, outside any
+ * folder of tests, is the project's code: bandit calls its checks "tests", and its
+ * `bandit/core/test_set.py` (which checks run) and `test_properties.py` (their decorators) are
+ * what questions about rule selection ask for.
+ */
+export function isTestFile(relPath: string, chunks: readonly { text: string }[]): boolean {
+  if (!isTestPath(relPath)) return false;
+  const p = relPath.replace(/\\/g, '/');
+  if (!PY_TEST_NAME.test(p) || isTestPath(p.replace(/[^/]+$/, 'module.py'))) return true;
+  return chunks.some((c) => PY_TEST_CONTENT.test(c.text));
+}
+
 /**
  * The 1-based line ranges of a Rust file's test modules (`#[cfg(test)]` then `mod tests {`, to the
  * `}` that closes it at the same indentation), from the file's lines.
@@ -462,7 +480,7 @@ export function isToolingPath(relPath: string): boolean {
   return TOOLING_PATH.test(relPath.replace(/\\/g, '/'));
 }
 
-const EXAMPLE_PATH = /(^|\/)_?(examples?|samples?|demos?|benchmarks?|benches|bench|asv_bench|perf(?:ormance)?[-_]?test(?:s|ing)?|__perf(?:ormance)?_tests__|__benchmarks__)\/|(^|\/)(?:examples?|samples?|demos?)[-_][^/]+\/|\.playground\/|(^|\/)[^/]+[-_]bench(?:mark)?s?\.(?:[cm]?[jt]sx?|py|rb|go|rs|php)$|(^|\/)(?:prisma|db|database)\/(?:seeds?\.[a-z]+$|seed(?:s|ers)?\/)|\.bench\.[a-z]+$|\.stories\.(?:[cm]?[jt]sx?|mdx|svelte|vue)$|(^|\/)\.storybook\/|^bench(?:mark)?s?\.(?:[cm]?[jt]sx?|py|rb|go|rs|php)$|\.ipynb$|(^|\/)docs?(?:_src)?\/(.*\/)?[^/]+\.(py|pyi|[cm]?[jt]sx?|go|rs|java|rb|php|cs|c|cc|cpp|kt|swift)$/i;
+const EXAMPLE_PATH = /(^|\/)_?(examples?|samples?|demos?|benchmarks?|benches|bench|asv_bench|perf(?:ormance)?[-_]?test(?:s|ing)?|__perf(?:ormance)?_tests__|__benchmarks__)\/|(^|\/)(?:examples?|samples?|demos?)[-_][^/]+\/|\.playground\/|(^|\/)[^/]+[-_]bench(?:mark)?s?\.(?:[cm]?[jt]sx?|py|rb|go|rs|php)$|(^|\/)(?:prisma|db|database)\/(?:seeds?\.[a-z]+$|seed(?:s|ers)?\/)|\.bench\.[a-z]+$|\.stories\.(?:[cm]?[jt]sx?|mdx|svelte|vue)$|(^|\/)\.storybook\/|^bench(?:mark)?s?\.(?:[cm]?[jt]sx?|py|rb|go|rs|php)$|\.ipynb$|(^|\/)(?:docs?(?:_src)?|website)\/(.*\/)?[^/]+\.(py|pyi|[cm]?[jt]sx?|go|rs|java|rb|php|cs|c|cc|cpp|kt|swift)$/i;
 
 /** An HTML page under a folder of documentation (javadoc's `docs/apidocs/`, a built site's `_build/html/`). */
 const DOCS_PAGE = /(?:^|\/)(?:docs?|apidocs?|javadocs?|api-docs|site|_site|_build|html)\/(?:[^/]+\/)*[^/]+\.x?html?$/i;
@@ -484,7 +502,8 @@ export function isDocumentPage(relPath: string): boolean {
  * `perf-testing/` and `__performance_tests__/`, chalk's `benchmark.js` at the top of the repository,
  * yarl's `url_benchmark.py`), notebooks (tqdm's
  * `DEMO.ipynb` answered "how does the pandas integration work?"), code inside
- * documentation, a database's seed data (`prisma/seed.ts`, `db/seeds.rb`) and a component's
+ * documentation or a documentation site's folder (nicegui's `website/documentation/content/*.py`,
+ * a Docusaurus `website/`; their pages had led four of 24 nicegui questions), a database's seed data (`prisma/seed.ts`, `db/seeds.rb`) and a component's
  * Storybook stories (wagtail's `Sidebar.stories.tsx`, whose `standard()` story had led a question
  * about its slug helper): illustrations of the code, not the code.
  */

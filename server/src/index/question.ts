@@ -97,7 +97,10 @@ const FRAMING_WEIGHT = 0.35;
 // Within one sentence: no question mark, and no full stop but a dotted name's (`ErrorHandler.response`)
 // or a Ruby name's own `?` (`out_of_date?`).
 const USAGE = [
-  /\b(where|who|which\s+\w+|what\s+(?:code|functions?|methods?|files?|modules?|classes|places?))\b(?:[^?.]|\.(?=\w)|[?!](?=`)){0,80}?\b(called|used|invoked|referenced|imported|tested|instantiated|raised|thrown)\b(?!\s+(?:for|to|as|by the|in order)\b)/i,
+  /\b(where(?!\s+(?:do|does|did)\b)|who|which\s+\w+|what\s+(?:code|functions?|methods?|files?|modules?|classes|places?))\b(?:[^?.]|\.(?=\w)|[?!](?=`)){0,80}?\b(called|used|invoked|referenced|imported|tested|instantiated|raised|thrown)\b(?!\s+(?:for|to|as|by the|in order)\b)/i,
+  // "Where does X get called?" — but in "Where does the Playbook helper used in the tests detect…?"
+  // the participle only describes the helper, whose own code is asked for.
+  /\bwhere\s+(?:do|does|did)\b(?:[^?.]|\.(?=\w)|[?!](?=`)){0,80}?\b(?:get|gets|got|getting|be|being|been)\s+(called|used|invoked|referenced|imported|tested|instantiated|raised|thrown)\b(?!\s+(?:for|to|as|by the|in order)\b)/i,
   // "How is X tested?", "how is X used?" (not "how is X used to …"), "an example of using X".
   /\bhow\s+(?:is|are)\b(?:[^?.]|\.(?=\w)|[?!](?=`)){1,80}?\b(?:tested|used)\s*(?:[?.]|$|\b(?:in|by|from|across)\b)/i,
   /\bexamples?\s+of\s+(?:using|calling|how\s+to\s+(?:use|call))\b/i,

@@ -382,12 +382,13 @@ export class SymbolIndex {
     return this.files.size;
   }
 
-  setFile(key: string, rel: string, language: string, all: FileSymbol[]): void {
+  /** `test`: whether the file holds tests (see `isTestFile`), by its path when not told. */
+  setFile(key: string, rel: string, language: string, all: FileSymbol[], test = isTestPath(rel)): void {
     this.removeFile(key);
     if (!all.length) return;
     const defs = all.filter((d) => !d.attribute);
     const attrs = all.filter((d) => d.attribute);
-    const entry: FileEntry = { rel, language, test: isTestPath(rel), defs, attrs };
+    const entry: FileEntry = { rel, language, test, defs, attrs };
     for (const a of attrs) {
       let s = this.attrNames.get(a.name);
       if (!s) this.attrNames.set(a.name, (s = new Set()));
