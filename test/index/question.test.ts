@@ -666,6 +666,15 @@ describe('question: relevance for questions in the real worker', function () {
     const targets = (name: string) => [...symbolTargets([{ name, codeShaped: true }], 'about', symbols, false, () => [], { plainTails: true }).keys()];
     assert.deepEqual(targets('Django.standard'), [], 'Django is defined nowhere in the project');
     assert.deepEqual(targets('Router.fallback'), ['/w/app/fallbacks.py'], "the project's Router: its member by the plain name");
+    // A member spelled as code too ("Python's AST" is not a variable `ast` of the project's scripts)…
+    symbols.setFile('/w/scripts/design.ts', 'scripts/design.ts', 'typescript', [{ name: 'ast', qualifiedName: 'ast', kind: 'variable', startLine: 274, endLine: 274 }]);
+    assert.ok(analyzeQuestion("Where does the code generator recover a cell's quote style, given that Python's AST discards it?").symbols.some((s) => s.name === 'Python.AST'));
+    assert.deepEqual(targets('Python.AST'), []);
+    // …but where the project is the owner (a folder of that name), its member is the project's: "Django's slugify" in Django.
+    symbols.setFile('/w/django/utils/text.py', 'django/utils/text.py', 'python', [{ name: 'slugify', qualifiedName: 'slugify', kind: 'function', startLine: 460, endLine: 480 }]);
+    assert.deepEqual(targets('Django.slugify'), ['/w/django/utils/text.py']);
+    symbols.removeFile('/w/django/utils/text.py');
+    assert.deepEqual(targets('Django.slugify'), []);
   });
 
   it('a value only the tests set points at no code in a question about the code (pelican\'s test settings\' `FORMATTED_FIELDS`), unless the question asks for its definition or about tests', () => {
@@ -734,6 +743,9 @@ describe('question: relevance for questions in the real worker', function () {
   it('ranks the definition of a plain name asked about as "how does X work?" first (sinatra\'s `halt`)', async () => {
     assert.deepEqual(analyzeQuestion('how does halt work?').symbols.map((s) => s.name), ['halt']);
     assert.deepEqual(analyzeQuestion('how does it work?').symbols, []);
+    // "Work out" is to decide: kedro's "how does the runner work out which node names…" is not about a `runner` (a test's fixture).
+    assert.deepEqual(analyzeQuestion('How does the runner work out which node names to put in the resume hint?').symbols, []);
+    assert.deepEqual(analyzeQuestion('How does the runner work with the catalog?').symbols.map((s) => s.name), ['runner']);
     await assertFirst('how does halt work?', 'pkg/flow.py');
   });
 

@@ -152,7 +152,8 @@ const NAMED_BY_ROLE = [
   /\bthe ([A-Za-z_][A-Za-z0-9_]*) (?:function|method|class|constant|interface|type|enum|decorator|helper|hook|property|attribute|fixture)\b/dgi,
   /\b(?:where|how) (?:is|are) (?:the )?([A-Za-z_][A-Za-z0-9_]*) (?:called|used|defined|declared|implemented|invoked|tested)\b/dgi,
   /\bwhat does (?:the )?([A-Za-z_][A-Za-z0-9_]*) do\b/dgi,
-  /\bhow (?:does|do) (?:the )?([A-Za-z_][A-Za-z0-9_]*) work\b/dgi,
+  // Not "how does the runner work out which…" (works out: decides).
+  /\bhow (?:does|do) (?:the )?([A-Za-z_][A-Za-z0-9_]*) work\b(?!\s+out\b)/dgi,
   /\b(?:who|what) (?:calls|uses) (?:the )?([A-Za-z_][A-Za-z0-9_]*)\b/dgi,
 ];
 /** "the Router's fallback", "`App`'s run method": a member named by its owner, `Router.fallback`. */

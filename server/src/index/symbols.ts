@@ -360,6 +360,8 @@ export interface FoundSymbol extends SymbolDefinition {
 
 export class SymbolIndex {
   private readonly files = new Map<string, FileEntry>();
+  /** The lower-cased names of the files' folders, made when first asked for after a change. */
+  private folderNames: Set<string> | undefined;
   /** Plain name → file keys holding a definition of it. */
   private readonly byName = new Map<string, Set<string>>();
   /** Lower-cased name → plain names (for case-insensitive look-ups). */
@@ -389,6 +391,7 @@ export class SymbolIndex {
     const defs = all.filter((d) => !d.attribute);
     const attrs = all.filter((d) => d.attribute);
     const entry: FileEntry = { rel, language, test, defs, attrs };
+    this.folderNames = undefined;
     for (const a of attrs) {
       let s = this.attrNames.get(a.name);
       if (!s) this.attrNames.set(a.name, (s = new Set()));
@@ -416,9 +419,19 @@ export class SymbolIndex {
     }
   }
 
+  /** Whether a folder of the project has this name, case aside (`django/` for "Django"). */
+  hasFolder(name: string): boolean {
+    if (!this.folderNames) {
+      this.folderNames = new Set();
+      for (const f of this.files.values()) for (const part of f.rel.toLowerCase().split(/[\\/]/).slice(0, -1)) this.folderNames.add(part);
+    }
+    return this.folderNames.has(name.toLowerCase());
+  }
+
   removeFile(key: string): void {
     const f = this.files.get(key);
     if (!f) return;
+    this.folderNames = undefined;
     this.files.delete(key);
     for (const a of f.attrs) {
       const s = this.attrNames.get(a.name);
@@ -1075,12 +1088,15 @@ export function symbolTargets(
     const parts = s.name.replace(/::|#/g, '.').split('.');
     for (let k = 0; k < parts.length && !defs.length; k++) {
       const tail = parts.slice(k).join('.');
-      if (k > 0 && parts.length - k === 1 && !/[_A-Z]/.test(tail.slice(1))) {
-        if (!opts.plainTails || SELF.has(parts[0]!)) break;
-        // Nor the member of a Capitalised name the project does not define: "Django's standard
-        // slugify" is another project's, not wagtail's Storybook story `standard()`.
+      const plain = !/[_A-Z]/.test(tail.slice(1));
+      if (k > 0 && parts.length - k === 1 && (plain || opts.plainTails)) {
+        if (plain && (!opts.plainTails || SELF.has(parts[0]!))) break;
+        // Nor, in a question, the member of a Capitalised name the project neither defines nor is
+        // (a folder of that name): "Django's standard slugify" is another project's, not wagtail's
+        // Storybook story `standard()`; "Python's AST" is not marimo's `ast` variables. In Django
+        // itself, "Django's slugify" is its own.
         const owner = parts[k - 1]!;
-        if (/^[A-Z]/.test(owner) && !symbols.find(owner, { limit: 5, exact: true }).some((d) => d.match <= 1)) break;
+        if (/^[A-Z]/.test(owner) && !symbols.find(owner, { limit: 5, exact: true }).some((d) => d.match <= 1) && !symbols.hasFolder(owner)) break;
       }
       defs = symbols.find(tail, { limit: 50, exact: true }).filter((d) => d.match <= 1 || (s.codeShaped && d.match === 4));
     }
