@@ -212,6 +212,7 @@ describe('question: what a question asks', () => {
     assert.deepEqual(abbreviationsOf('What happens if I ask to empty a directory that does not exist yet?'), ['dir']);
     assert.deepEqual(abbreviationsOf('Which arguments and configuration values does the request context carry?'), ['args', 'config', 'cfg', 'req', 'ctx']);
     assert.deepEqual(abbreviationsOf('a specific author; the dir, ctx and args; an express route'), [], 'not "specific" or "author", not what is short already');
+    assert.deepEqual(abbreviationsOf('Where does the WebSocket server adapter drop clients that go silent?'), ['ws'], 'tRPC\'s `adapters/ws.ts`');
     assert.deepEqual(abbreviationsOf('How does the AST-to-JSON serializer flatten the tree, and the deserializer rebuild it?'), ['serde']);
     const empty = parseQuery('What happens if I ask to empty a directory that does not exist yet?').terms;
     assert.ok(empty.some((t) => t.term === 'dir' && t.weight < empty.find((x) => x.term === 'directori')!.weight), 'at less weight than the word itself');
@@ -418,7 +419,8 @@ describe('question: what a question asks', () => {
       // A component's Storybook stories: wagtail's Sidebar.stories.tsx.
       'client/src/components/Sidebar/Sidebar.stories.tsx', 'src/Button.stories.mdx', '.storybook/preview.js',
       // A documentation site's code: nicegui's `website/documentation/content/*.py`, a Docusaurus site's `website/src/`.
-      'website/documentation/content/storage_documentation.py', 'website/src/pages/index.js']) assert.ok(isExamplePath(p), p);
+      'website/documentation/content/storage_documentation.py', 'website/src/pages/index.js', 'www/src/components/QuickIntro.tsx']) assert.ok(isExamplePath(p), p);
+    assert.ok(!isExamplePath('www/index.php'), "a PHP site's web root is the site");
     for (const p of ['src/router/trie.ts', 'src/flask/testing.py.txt', 'docs/guide.md', 'src/attest.ts', 'src/latest/index.ts', 'src/_pytest/python.py',
       'src/contests/rules.ts', 'src/testimony/index.ts', 'src/attest.c', 'src/latest.sh', 'src/latest.c', 'fastest.cpp', 'src/contest.c', 'manifest.c', 'src/features/cart/slice.ts', 'app/features/steps.ts',
       // A JVM package's folders name the project's own code: Spring Initializr's `com.example.demo`, the petclinic's `org.springframework.samples`.
@@ -675,6 +677,13 @@ describe('question: relevance for questions in the real worker', function () {
     assert.deepEqual(targets('Django.slugify'), ['/w/django/utils/text.py']);
     symbols.removeFile('/w/django/utils/text.py');
     assert.deepEqual(targets('Django.slugify'), []);
+    // A name found case aside is the one asked for only where the two differ in their first letter or both mix
+    // cases: alembic's test requirement `postgresql` is not "the PostgreSQL backend".
+    symbols.setFile('/w/tests/requirements.py', 'tests/requirements.py', 'python', [{ name: 'postgresql', qualifiedName: 'DefaultRequirements.postgresql', kind: 'method', startLine: 175, endLine: 176 }]);
+    symbols.setFile('/w/pkg/paths.go', 'pkg/paths.go', 'go', [{ name: 'GetPath', qualifiedName: 'GetPath', kind: 'function', startLine: 3, endLine: 9 }, { name: 'HttpServer', qualifiedName: 'HttpServer', kind: 'class', startLine: 11, endLine: 30 }]);
+    assert.deepEqual(targets('PostgreSQL'), []);
+    assert.deepEqual(targets('getPath'), ['/w/pkg/paths.go']);
+    assert.deepEqual(targets('HTTPServer'), ['/w/pkg/paths.go']);
   });
 
   it('a value only the tests set points at no code in a question about the code (pelican\'s test settings\' `FORMATTED_FIELDS`), unless the question asks for its definition or about tests', () => {
@@ -805,6 +814,19 @@ describe('question: relevance for questions in the real worker', function () {
     const q = 'Why does the XML report writer swap the output stream for a binary handle when it writes to standard output?';
     assert.equal(py.first(q), 'bandit/formatters/xml.py');
     assert.equal(py.first(q, { variantFactor: 1 }), 'bandit/formatters/csv.py', 'the CSV writer says the words more');
+  });
+
+  it('weighs the code that runs in the browser up for a question about the front end ("the browser-side script", "the web UI")', () => {
+    const e = new SearchEngine();
+    const add = (rel: string, text: string, language: string, ext: string) =>
+      e.setFile(rel, rel, [{ id: rel, file: rel, rel, startLine: 1, endLine: text.split('\n').length, text, hash: rel, language, ext, code: true }]);
+    add('app/outbox.py', 'class Outbox:\n    """Keeps the history of messages so that the server can replay them to a client after a reconnect."""\n    def replay(self, client, since):\n        for message in self.history[since:]:\n            client.send(message)\n', 'python', 'py');
+    add('app/static/app.js', 'socket.on("message", (msg) => {\n  // After a reconnect the history comes again: skip a message already applied.\n  if (msg.id <= lastId) return;\n  lastId = msg.id;\n  apply(msg);\n});\n', 'javascript', 'js');
+    const first = (q: string, params?: Partial<RankParams>) => e.search(q, params ? { params } : {}).hits[0]?.chunk.rel;
+    const q = 'How does the browser-side script avoid applying the same message twice when the server replays its history after a reconnect?';
+    assert.equal(first(q), 'app/static/app.js');
+    assert.equal(first(q, { frontEndFactor: 1 }), 'app/outbox.py', 'the server code says the words more');
+    assert.equal(first('How does the server avoid applying the same message twice when it replays its history after a reconnect?'), 'app/outbox.py', 'not about the front end');
   });
 
   it('ranks the troubleshooting page first for a symptom a user asks about ("why is … not …?"), the code for how it works', async () => {

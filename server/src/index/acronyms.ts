@@ -268,6 +268,8 @@ const ABBREVIATIONS = new Map<string, string[]>(
     certif: ['cert'],
     dictionari: ['dict'],
     millisecond: ['ms'],
+    // tRPC's `adapters/ws.ts`, a `ws` server for "the WebSocket server adapter".
+    websocket: ['ws'],
     // Serialisation both ways: sqlglot's `serde.py`, Rust's `serde`.
     serial: ['serde'],
     deseri: ['serde'],

@@ -480,7 +480,7 @@ export function isToolingPath(relPath: string): boolean {
   return TOOLING_PATH.test(relPath.replace(/\\/g, '/'));
 }
 
-const EXAMPLE_PATH = /(^|\/)_?(examples?|samples?|demos?|benchmarks?|benches|bench|asv_bench|perf(?:ormance)?[-_]?test(?:s|ing)?|__perf(?:ormance)?_tests__|__benchmarks__)\/|(^|\/)(?:examples?|samples?|demos?)[-_][^/]+\/|\.playground\/|(^|\/)[^/]+[-_]bench(?:mark)?s?\.(?:[cm]?[jt]sx?|py|rb|go|rs|php)$|(^|\/)(?:prisma|db|database)\/(?:seeds?\.[a-z]+$|seed(?:s|ers)?\/)|\.bench\.[a-z]+$|\.stories\.(?:[cm]?[jt]sx?|mdx|svelte|vue)$|(^|\/)\.storybook\/|^bench(?:mark)?s?\.(?:[cm]?[jt]sx?|py|rb|go|rs|php)$|\.ipynb$|(^|\/)(?:docs?(?:_src)?|website)\/(.*\/)?[^/]+\.(py|pyi|[cm]?[jt]sx?|go|rs|java|rb|php|cs|c|cc|cpp|kt|swift)$/i;
+const EXAMPLE_PATH = /(^|\/)_?(examples?|samples?|demos?|benchmarks?|benches|bench|asv_bench|perf(?:ormance)?[-_]?test(?:s|ing)?|__perf(?:ormance)?_tests__|__benchmarks__)\/|(^|\/)(?:examples?|samples?|demos?)[-_][^/]+\/|\.playground\/|(^|\/)[^/]+[-_]bench(?:mark)?s?\.(?:[cm]?[jt]sx?|py|rb|go|rs|php)$|(^|\/)(?:prisma|db|database)\/(?:seeds?\.[a-z]+$|seed(?:s|ers)?\/)|\.bench\.[a-z]+$|\.stories\.(?:[cm]?[jt]sx?|mdx|svelte|vue)$|(^|\/)\.storybook\/|^bench(?:mark)?s?\.(?:[cm]?[jt]sx?|py|rb|go|rs|php)$|\.ipynb$|(^|\/)(?:docs?(?:_src)?|website)\/(.*\/)?[^/]+\.(py|pyi|[cm]?[jt]sx?|go|rs|java|rb|php|cs|c|cc|cpp|kt|swift)$|^www\/(.*\/)?[^/]+\.(py|[cm]?[jt]sx?)$/i;
 
 /** An HTML page under a folder of documentation (javadoc's `docs/apidocs/`, a built site's `_build/html/`). */
 const DOCS_PAGE = /(?:^|\/)(?:docs?|apidocs?|javadocs?|api-docs|site|_site|_build|html)\/(?:[^/]+\/)*[^/]+\.x?html?$/i;
@@ -503,7 +503,8 @@ export function isDocumentPage(relPath: string): boolean {
  * yarl's `url_benchmark.py`), notebooks (tqdm's
  * `DEMO.ipynb` answered "how does the pandas integration work?"), code inside
  * documentation or a documentation site's folder (nicegui's `website/documentation/content/*.py`,
- * a Docusaurus `website/`; their pages had led four of 24 nicegui questions), a database's seed data (`prisma/seed.ts`, `db/seeds.rb`) and a component's
+ * a Docusaurus `website/`, tRPC's `www/` at the top, not a PHP site's web root; their pages had led
+ * four of 24 nicegui questions), a database's seed data (`prisma/seed.ts`, `db/seeds.rb`) and a component's
  * Storybook stories (wagtail's `Sidebar.stories.tsx`, whose `standard()` story had led a question
  * about its slug helper): illustrations of the code, not the code.
  */

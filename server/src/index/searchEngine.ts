@@ -178,6 +178,13 @@ export interface RankParams {
    */
   variantFactor: number;
   /**
+   * A question about the part that runs in the browser ("the browser-side script", "the web UI's
+   * request helper", "the front end"): JavaScript, TypeScript, Vue and Svelte files weigh this much
+   * more than the server's code that says the same words (nicegui's `static/nicegui.js`, locust's
+   * `webui/src/`). Questions only.
+   */
+  frontEndFactor: number;
+  /**
    * A path the text names counts (mentionBonus) only while it names at most this many files: an
    * issue's `a/__init__.py` traceback lifted every `__init__.py` of pylint above the module that
    * was changed (swe-lite dev: that row from not in the top 10 to 7th, nothing else moved; SWE-QA
@@ -292,6 +299,7 @@ export const DEFAULT_RANK: RankParams = {
   changelogFactor: 0.5,
   faqFactor: 1.3,
   variantFactor: 0.7,
+  frontEndFactor: 1.4,
   maxHintFiles: 3,
   declarationFactor: 0.5,
   catalogFactor: 0.5,
@@ -589,7 +597,7 @@ export class SearchEngine {
       next.set(this.fileFlags);
       this.fileFlags = next;
     }
-    this.fileFlags[fileDoc] = LIVE | (entry.test ? TEST : 0) | (entry.example ? EXAMPLE : 0) | (entry.code ? CODE : 0) | (entry.changelog ? CHANGELOG : 0) | (isDeclarationPath(rel) ? DECLARATION : 0) | (entry.code && isInterfaceOnly(chunks[0]!.language, chunks, rel) ? INTERFACE : 0) | (isCatalogPath(rel) ? CATALOG : 0) | (isProjectConfigPath(rel) ? PROJECT : 0) | (isVendoredPath(rel) ? VENDORED : 0) | (isToolingPath(rel) ? TOOLING : 0) | (entry.code && isExceptionFile(rel, chunks) ? EXCEPTION : 0) | (entry.code && isGeneratedCode(chunks) ? GENERATED : 0) | (!entry.code && isFaqPath(rel) ? FAQ : 0);
+    this.fileFlags[fileDoc] = LIVE | (entry.test ? TEST : 0) | (entry.example ? EXAMPLE : 0) | (entry.code ? CODE : 0) | (entry.changelog ? CHANGELOG : 0) | (isDeclarationPath(rel) ? DECLARATION : 0) | (entry.code && isInterfaceOnly(chunks[0]!.language, chunks, rel) ? INTERFACE : 0) | (isCatalogPath(rel) ? CATALOG : 0) | (isProjectConfigPath(rel) ? PROJECT : 0) | (isVendoredPath(rel) ? VENDORED : 0) | (isToolingPath(rel) ? TOOLING : 0) | (entry.code && isExceptionFile(rel, chunks) ? EXCEPTION : 0) | (entry.code && isGeneratedCode(chunks) ? GENERATED : 0) | (!entry.code && isFaqPath(rel) ? FAQ : 0) | (entry.code && BROWSER_LANGUAGES.has(chunks[0]!.language) ? BROWSER : 0);
     this.files.set(key, entry);
     if (entry.folderAndName) {
       const same = this.byFolderAndName.get(entry.folderAndName);
@@ -840,6 +848,7 @@ export class SearchEngine {
     const fusedScore = fused.score;
     const fusedFiles = fused.files;
     this.scaleKinds(fusedFiles, fusedScore, text, p, natural);
+    if (natural && p.frontEndFactor !== 1 && ABOUT_FRONT_END.test(text)) this.scaleFlagged(fusedFiles, fusedScore, BROWSER, p.frontEndFactor);
     if (natural && p.variantFactor !== 1) this.scaleVariants(fusedFiles, fusedScore, parsed, p);
     this.bringCompanions(fusedFiles, fusedScore, natural ? p.companionW : p.companionTextW, p, allowed);
     if (natural && targetAt && !parsed.question.asksForTests) this.namedFirst(fusedFiles, fusedScore, targetAt);
@@ -913,6 +922,17 @@ export class SearchEngine {
     for (const [fd, t] of targets) {
       if (!t.extending || !overridden || !(score[fd]! >= overridden)) continue;
       score[fd] = overridden * 0.999;
+      moved = true;
+    }
+    if (moved) sortTop(files, score, SORTED_FILES);
+  }
+
+  /** Multiplies the fused score of the listed files with a flag by a factor, and re-sorts. */
+  private scaleFlagged(files: number[], score: Float64Array, flag: number, factor: number): void {
+    let moved = false;
+    for (const fd of files) {
+      if (!(this.fileFlags[fd]! & flag)) continue;
+      score[fd] = score[fd]! * factor;
       moved = true;
     }
     if (moved) sortTop(files, score, SORTED_FILES);
@@ -1356,6 +1376,11 @@ const EXCEPTION = 2048;
 const GENERATED = 4096;
 /** A page of users' questions and answers or of problems and fixes (languages.ts `isFaqPath`). */
 const FAQ = 8192;
+/** Code that runs in a browser: JavaScript, TypeScript, Vue and Svelte files (see `frontEndFactor`). */
+const BROWSER = 16384;
+const BROWSER_LANGUAGES = new Set(['javascript', 'typescript', 'tsx', 'vue', 'svelte']);
+/** A question about the part of a project that runs in the browser. */
+const ABOUT_FRONT_END = /\b(?:browser[- ]side|client[- ]side|front[- ]?end|in the browser|web UI|(?:Vue|React|Svelte|Angular) components?)\b/i;
 const ABOUT_GENERATED = /\b(generated|generator|codegen|code generation|protobuf|protoc|grpc|stubs?)\b|\.pb\./i;
 const ABOUT_ERRORS = /\b(errors?|exceptions?|throws?|thrown|threw|raises?|raised|fail\w*|invalid|rejects?|rejected|rejections?|panics?|abort\w*|warn\w*|not found|missing)\b|[a-z](?:Error|Exception|Exceptions)\b/i;
 /**

@@ -1054,6 +1054,16 @@ const SELF = new Set(['self', 'this', 'cls', 'super']);
 const CLASS_LIKE = new Set<SymbolKind>(['class', 'interface', 'type', 'enum']);
 
 /**
+ * Whether a definition found case aside is the name asked for: `GetPath` for "getPath", `HttpServer`
+ * for "HTTPServer" (a name of capitals and small letters both ways), not a lower-case `postgresql`
+ * property of alembic's test requirements for "the PostgreSQL backend", nor `ast` for "AST".
+ */
+function sameButFirstCase(found: string, asked: string): boolean {
+  const name = asked.slice(asked.lastIndexOf('.') + 1);
+  return found.slice(1) === name.slice(1) || (/[A-Z]/.test(found) && /[a-z]/.test(found) && /[a-z]/.test(name));
+}
+
+/**
  * The files a question's code names point at: each name's definition (or, asked where it is
  * called or used, its call sites), split between the files that define it. A plain Capitalised
  * word counts only as a class-like definition found in few files ("the Rational class"), so
@@ -1098,7 +1108,7 @@ export function symbolTargets(
         const owner = parts[k - 1]!;
         if (/^[A-Z]/.test(owner) && !symbols.find(owner, { limit: 5, exact: true }).some((d) => d.match <= 1) && !symbols.hasFolder(owner)) break;
       }
-      defs = symbols.find(tail, { limit: 50, exact: true }).filter((d) => d.match <= 1 || (s.codeShaped && d.match === 4));
+      defs = symbols.find(tail, { limit: 50, exact: true }).filter((d) => d.match <= 1 || (s.codeShaped && d.match === 4 && sameButFirstCase(d.name, tail)));
     }
     // A Capitalised word the question does not call a class (`plain`) is a name only where a
     // function or a method is spelled so: Go's and C#'s `Next`, `Listen`, not a class the project
