@@ -807,6 +807,11 @@ describe('question: relevance for questions in the real worker', function () {
     // a module named after its folder is the shared code (marimo's `formatters/formatters.py`).
     assert.deepEqual(variantWords('bandit/formatters/xml.py'), ['xml']);
     assert.deepEqual(variantWords('sphinx/writers/latex.py'), ['latex']);
+    // A language's lexer, an output's builder, a dialect's parser (pygments, sphinx, sqlglot).
+    assert.deepEqual(variantWords('pygments/lexers/python.py'), ['python']);
+    assert.deepEqual(variantWords('sphinx/builders/latex/__init__.py'), ['latex']);
+    assert.deepEqual(variantWords('sqlglot/parsers/bigquery.py'), ['bigqueri']);
+    assert.equal(variantWords('pygments/lexers/__init__.py'), undefined);
     for (const p of ['marimo/_output/formatters/formatters.py', 'pylint/reporters/base_reporter.py']) assert.equal(variantWords(p), undefined, p);
     const py = engineOf('python', 'py', true);
     py.add('bandit/formatters/csv.py', 'def report(manager, fileobj, sev_level, conf_level, lines=-1):\n    """Prints issues in CSV format: the report writer writes one row an issue to the output."""\n    with fileobj:\n        writer = csv.DictWriter(fileobj, fieldnames=fields)\n        writer.writeheader()\n');
