@@ -21,8 +21,9 @@ import { fileWriter } from '../helpers/files';
 /** A search engine over files of one language given as one chunk each. */
 function engineOf(language: string, ext: string, code: boolean) {
   const e = new SearchEngine();
-  const add = (rel: string, text: string) =>
-    e.setFile(rel, rel, [{ id: rel, file: rel, rel, startLine: 1, endLine: text.split('\n').length, text, hash: rel, language, ext, code }]);
+  /** A file of the engine's language, or of another one (`lang`, `langExt`). */
+  const add = (rel: string, text: string, lang = language, langExt = ext) =>
+    e.setFile(rel, rel, [{ id: rel, file: rel, rel, startLine: 1, endLine: text.split('\n').length, text, hash: rel, language: lang, ext: langExt, code }]);
   /** The first file for a question, with a rank parameter set to a value (or left at its default). */
   const first = (q: string, params?: Partial<RankParams>) => e.search(q, params ? { params } : {}).hits[0]?.chunk.rel;
   return { e, add, first };
@@ -822,12 +823,9 @@ describe('question: relevance for questions in the real worker', function () {
   });
 
   it('weighs the code that runs in the browser up for a question about the front end ("the browser-side script", "the web UI")', () => {
-    const e = new SearchEngine();
-    const add = (rel: string, text: string, language: string, ext: string) =>
-      e.setFile(rel, rel, [{ id: rel, file: rel, rel, startLine: 1, endLine: text.split('\n').length, text, hash: rel, language, ext, code: true }]);
-    add('app/outbox.py', 'class Outbox:\n    """Keeps the history of messages so that the server can replay them to a client after a reconnect."""\n    def replay(self, client, since):\n        for message in self.history[since:]:\n            client.send(message)\n', 'python', 'py');
+    const { add, first } = engineOf('python', 'py', true);
+    add('app/outbox.py', 'class Outbox:\n    """Keeps the history of messages so that the server can replay them to a client after a reconnect."""\n    def replay(self, client, since):\n        for message in self.history[since:]:\n            client.send(message)\n');
     add('app/static/app.js', 'socket.on("message", (msg) => {\n  // After a reconnect the history comes again: skip a message already applied.\n  if (msg.id <= lastId) return;\n  lastId = msg.id;\n  apply(msg);\n});\n', 'javascript', 'js');
-    const first = (q: string, params?: Partial<RankParams>) => e.search(q, params ? { params } : {}).hits[0]?.chunk.rel;
     const q = 'How does the browser-side script avoid applying the same message twice when the server replays its history after a reconnect?';
     assert.equal(first(q), 'app/static/app.js');
     assert.equal(first(q, { frontEndFactor: 1 }), 'app/outbox.py', 'the server code says the words more');

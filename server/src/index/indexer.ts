@@ -6,7 +6,7 @@ import type { FileEvent, IndexProgress } from '../protocol/workspace';
 import type { ChunkRow } from './store';
 import { chunkText } from './chunker';
 import { extractDefinitions, type FileSymbol } from './symbols';
-import { languageOf, isCode, isTestFile } from './languages';
+import { languageOf, isCode } from './languages';
 import { walk, unindexableReason, skippedByName, isBuiltScript } from './walker';
 import { decodeText } from './decode';
 import { walkSettings, type IndexContext } from './context';
@@ -205,7 +205,7 @@ export class Indexer {
       size,
     }));
     this.ctx.engine.setFile(key, rel, rows.map((r) => ({ ...recordOf(scope, r), file: key })));
-    if (rows.length) this.ctx.symbols.setFile(key, rel, lang.id, defs, isTestFile(rel, rows));
+    if (rows.length) this.ctx.symbols.setFile(key, rel, lang.id, defs, this.ctx.engine.isTest(key));
     return rows;
   }
 

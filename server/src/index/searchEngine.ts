@@ -545,7 +545,11 @@ export class SearchEngine {
   fileKeys(): IterableIterator<string> {
     return this.files.keys();
   }
-  chunksOf(key: string): ChunkRecord[] {
+  /** Whether the file holds tests (languages.ts `isTestFile`), as the ranking reads it; undefined for a file not held. */
+  isTest(key: string): boolean | undefined {
+    return this.files.get(key)?.test;
+  }
+    chunksOf(key: string): ChunkRecord[] {
     return (this.files.get(key)?.chunks ?? []).map((d) => this.chunks[d]!).filter(Boolean);
   }
   chunk(id: string): ChunkRecord | null {
@@ -850,8 +854,12 @@ export class SearchEngine {
     const fusedScore = fused.score;
     const fusedFiles = fused.files;
     this.scaleKinds(fusedFiles, fusedScore, text, p, natural);
-    if (natural && p.frontEndFactor !== 1 && ABOUT_FRONT_END.test(text)) this.scaleFlagged(fusedFiles, fusedScore, BROWSER, p.frontEndFactor);
-    if (natural && p.variantFactor !== 1) this.scaleVariants(fusedFiles, fusedScore, parsed, p);
+    if (natural && p.frontEndFactor !== 1 && ABOUT_FRONT_END.test(text)) this.scaleWhere(fusedFiles, fusedScore, p.frontEndFactor, (fd) => (flags[fd]! & BROWSER) !== 0);
+    if (natural && p.variantFactor !== 1) {
+      // One variant (a runtime's adapter, a database's backend, a site's extractor) the question does not name.
+      const said = new Set(parsed.terms.map((t) => t.term));
+      this.scaleWhere(fusedFiles, fusedScore, p.variantFactor, (fd) => this.fileByDoc[fd]?.variant?.some((w) => said.has(w)) === false);
+    }
     this.bringCompanions(fusedFiles, fusedScore, natural ? p.companionW : p.companionTextW, p, allowed);
     if (natural && targetAt && !parsed.question.asksForTests) this.namedFirst(fusedFiles, fusedScore, targetAt);
     const top = fusedScore[fusedFiles[0] ?? 0] || 1;
@@ -929,28 +937,12 @@ export class SearchEngine {
     if (moved) sortTop(files, score, SORTED_FILES);
   }
 
-  /** Multiplies the fused score of the listed files with a flag by a factor, and re-sorts. */
-  private scaleFlagged(files: number[], score: Float64Array, flag: number, factor: number): void {
+  /** Multiplies the fused score of the listed files that `which` picks by a factor, and re-sorts. */
+  private scaleWhere(files: number[], score: Float64Array, factor: number, which: (fd: number) => boolean): void {
     let moved = false;
     for (const fd of files) {
-      if (!(this.fileFlags[fd]! & flag)) continue;
+      if (!which(fd)) continue;
       score[fd] = score[fd]! * factor;
-      moved = true;
-    }
-    if (moved) sortTop(files, score, SORTED_FILES);
-  }
-
-  /**
-   * Weighs down the files of a variant the question does not name: one runtime's adapter, one
-   * database's backend, one site's extractor, when the question names none of them.
-   */
-  private scaleVariants(files: number[], score: Float64Array, parsed: ParsedQuery, p: RankParams): void {
-    const said = new Set(parsed.terms.map((t) => t.term));
-    let moved = false;
-    for (const fd of files) {
-      const v = this.fileByDoc[fd]?.variant;
-      if (!v || v.some((w) => said.has(w))) continue;
-      score[fd] = score[fd]! * p.variantFactor;
       moved = true;
     }
     if (moved) sortTop(files, score, SORTED_FILES);

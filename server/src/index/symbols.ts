@@ -384,7 +384,7 @@ export class SymbolIndex {
     return this.files.size;
   }
 
-  /** `test`: whether the file holds tests (see `isTestFile`), by its path when not told. */
+  /** `test`: whether the file holds tests, as the search engine read it (`SearchEngine.isTest`); by its path when not told. */
   setFile(key: string, rel: string, language: string, all: FileSymbol[], test = isTestPath(rel)): void {
     this.removeFile(key);
     if (!all.length) return;

@@ -10,7 +10,7 @@ import { SearchEngine, type ChunkRecord, type Hit } from './searchEngine';
 import { isComponent, parseText } from './chunker';
 import { SymbolIndex, extractDefinitions, findReferences, type FileSymbol, type FoundSymbol, type ReferenceOptions } from './symbols';
 import { terms } from './tokens';
-import { languageOf, isTestFile } from './languages';
+import { languageOf } from './languages';
 import { Skips } from './skips';
 import type { IndexContext } from './context';
 import { Progress } from './progress';
@@ -242,7 +242,7 @@ export class WorkspaceIndex implements RetrieverContract {
       let defs: FileSymbol[] = [];
       await parseText(lines.join('\n'), lang, (root, ls, firstLine) => (defs = extractDefinitions(root, ls, firstLine)));
       // The file may have been re-indexed (with its own definitions) while this ran.
-      if (engine.chunksOf(key)[0]?.hash === list[0]?.hash) symbols.setFile(key, rel, lang.id, defs, isTestFile(rel, list));
+      if (engine.chunksOf(key)[0]?.hash === list[0]?.hash) symbols.setFile(key, rel, lang.id, defs, engine.isTest(key));
       if (++n % 50 === 0) await new Promise((r) => setImmediate(r));
     }
     if (n) log.info(`symbols of ${folder}: ${symbols.size} definitions from ${n} stored files in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
