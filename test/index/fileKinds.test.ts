@@ -238,6 +238,30 @@ describe('declarations, translation catalogs, project settings and vendored code
       assert.ok(!isDocumentationOnly('python', [{ text: doc.join('\n') }]), 'another comment syntax');
     });
 
+    it("a Python module of docstrings (mpmath's `function_docs.py`) reads as documentation: the code that computes comes first", async () => {
+      const { dir: repo, write } = cores.repo('repo-py-docs');
+      const docs = ['"""', 'Extended docstrings for functions.py', '"""', '', 'hyper = r"""'];
+      for (let i = 0; i < 30; i++) docs.push(`Evaluates the generalized hypergeometric series with the given parameters (${i}).`, 'The summation adds working precision when a denominator parameter is close to a nonpositive integer.', '');
+      docs.push('"""', '', 'gammaprod = r"""', 'Computes the product and quotient of gamma functions.', '"""', '');
+      write('mpmath/function_docs.py', docs.join('\n'));
+      write('mpmath/ctx_mp.py', [
+        'def hypsum(ctx, p, q, coeffs, z, maxterms=6000):',
+        '    # The hypergeometric series summation adds working precision when a denominator parameter is',
+        '    # close to a nonpositive integer: the series then cancels.',
+        '    if any(abs(b - round(b)) < ctx.eps for b in coeffs):',
+        '        ctx.prec += 20',
+        '    return ctx._hypsum(p, q, coeffs, z, maxterms)',
+        '',
+      ].join('\n'));
+      const engine = (await cores.open(repo)).index.engine;
+      const question = 'Why does the hypergeometric series summation add working precision when a denominator parameter is close to a nonpositive integer?';
+      assert.equal(rankedFiles(engine, question, { questionProseFactor: 1 })[0], 'mpmath/function_docs.py', 'on words alone the documentation wins');
+      assert.equal(rankedFiles(engine, question)[0], 'mpmath/ctx_mp.py');
+      assert.ok(isDocumentationOnly('python', [{ text: docs.join('\n') }]));
+      assert.ok(!isDocumentationOnly('python', [{ text: docs.join('\n') + '\ndef hyper(*args):\n    return hypsum(*args)\n' }]), 'a function besides');
+      assert.ok(!isDocumentationOnly('python', [{ text: 'x = """short"""\n' }]), 'too short to be documentation');
+    });
+
     it('the code that processes comes before the declaration that repeats its words, unless the question is about types', async () => {
       const { dir: repo, write } = cores.repo();
       write('src/plugins/css.ts', [

@@ -15,7 +15,7 @@ import { queryTerms } from '../../server/src/qgpt/terms';
 import { terms } from '../../server/src/index/tokens';
 import { abbreviationsOf, acronymPhrases, americanSpellings, irregularVerbs, phrasalVerbs, specialMethods } from '../../server/src/index/acronyms';
 import { asksAboutTests, callSiteSymbol } from '../../server/src/qgpt/intent';
-import { isTestPath, isTestFile, isExamplePath, asksAboutExamples, isFaqPath } from '../../server/src/index/languages';
+import { isTestPath, isTestFile, isTestSupportFile, isExamplePath, asksAboutExamples, isFaqPath } from '../../server/src/index/languages';
 import { fileWriter } from '../helpers/files';
 
 /** A search engine over files of one language given as one chunk each. */
@@ -215,6 +215,7 @@ describe('question: what a question asks', () => {
     assert.deepEqual(abbreviationsOf('a specific author; the dir, ctx and args; an express route'), [], 'not "specific" or "author", not what is short already');
     assert.deepEqual(abbreviationsOf('Where does the WebSocket server adapter drop clients that go silent?'), ['ws'], 'tRPC\'s `adapters/ws.ts`');
     assert.deepEqual(abbreviationsOf('How does the AST-to-JSON serializer flatten the tree, and the deserializer rebuild it?'), ['serde']);
+    assert.deepEqual(abbreviationsOf('Why does the duplicate-error filter keep only a weak reference to the last exception?'), ['dedup', 'err', 'ref'], "sentry-python's `integrations/dedupe.py`");
     const empty = parseQuery('What happens if I ask to empty a directory that does not exist yet?').terms;
     assert.ok(empty.some((t) => t.term === 'dir' && t.weight < empty.find((x) => x.term === 'directori')!.weight), 'at less weight than the word itself');
   });
@@ -814,6 +815,17 @@ describe('question: relevance for questions in the real worker', function () {
     assert.deepEqual(variantWords('sqlglot/parsers/bigquery.py'), ['bigqueri']);
     assert.equal(variantWords('pygments/lexers/__init__.py'), undefined);
     for (const p of ['marimo/_output/formatters/formatters.py', 'pylint/reporters/base_reporter.py']) assert.equal(variantWords(p), undefined, p);
+    // The asynchronous twin of a module is a variant too, unless the question says async.
+    const ASYNC = ['async', 'asyncio', 'asynchron', 'await', 'coroutin', 'aio'];
+    for (const p of ['tests/test_integration_async.py', 'redis/asyncio/client.py', 'httpcore/_async/connection.py']) assert.deepEqual(variantWords(p), ASYNC, p);
+    for (const p of ['IPython/core/async_helpers.py', 'docs/async-await.rst', 'src/async.ts', 'tests/test_integration.py']) assert.equal(variantWords(p), undefined, p);
+    const dj = engineOf('python', 'py', true);
+    dj.add('tests/test_integration.py', 'class DebugToolbarIntegrationTestCase(IntegrationTestCase):\n    def test_internal_ips_not_iterated(self):\n        # An object whose __iter__ raises: the internal IPs setting must not be iterated.\n        with self.settings(INTERNAL_IPS=NotIterable()):\n            self.client.get("/regular/basic/")\n');
+    dj.add('tests/test_integration_async.py', 'class DebugToolbarIntegrationAsyncTestCase(IntegrationTestCase):\n    async def test_internal_ips_not_iterated(self):\n        # An object whose __iter__ raises: the internal IPs setting must not be iterated; the integration guards against it.\n        with self.settings(INTERNAL_IPS=NotIterable()):\n            await self.async_client.get("/regular/basic/")\n');
+    const djq = 'Why does the integration test guarding against iteration of the internal IPs setting pass an object whose __iter__ raises?';
+    assert.equal(dj.first(djq), 'tests/test_integration.py');
+    assert.equal(dj.first(djq, { variantFactor: 1 }), 'tests/test_integration_async.py', 'the async twin says the words more');
+    assert.equal(dj.first(djq.replace('integration test', 'async integration test')), 'tests/test_integration_async.py', 'asked about, the twin is the answer');
     const py = engineOf('python', 'py', true);
     py.add('bandit/formatters/csv.py', 'def report(manager, fileobj, sev_level, conf_level, lines=-1):\n    """Prints issues in CSV format: the report writer writes one row an issue to the output."""\n    with fileobj:\n        writer = csv.DictWriter(fileobj, fieldnames=fields)\n        writer.writeheader()\n');
     py.add('bandit/formatters/xml.py', 'def report(manager, fileobj, sev_level, conf_level, lines=-1):\n    """Prints issues in XML format."""\n    if fileobj.name == sys.stdout.name:\n        fileobj = sys.stdout.buffer\n    tree.write(fileobj, encoding="utf-8", xml_declaration=True)\n');
@@ -830,6 +842,26 @@ describe('question: relevance for questions in the real worker', function () {
     assert.equal(first(q), 'app/static/app.js');
     assert.equal(first(q, { frontEndFactor: 1 }), 'app/outbox.py', 'the server code says the words more');
     assert.equal(first('How does the server avoid applying the same message twice when it replays its history after a reconnect?'), 'app/outbox.py', 'not about the front end');
+  });
+
+  it('weighs what a test suite shares (conftest, the helpers module) up for a question about "the test helper" or "the fixture used throughout the test suite"', () => {
+    const { add, first } = engineOf('python', 'py', true);
+    add('tests/utils/__init__.py', 'def http(*args, tolerate_error_exit_status=False, **kwargs):\n    # Run the CLI in process. A non-zero exit status fails the test unless tolerated.\n    exit_status = main(args=args, **kwargs)\n    if exit_status != ExitStatus.SUCCESS and not tolerate_error_exit_status:\n        raise ExitStatusError(exit_status)\n');
+    add('tests/test_errors.py', 'def test_error_exit_status(httpbin):\n    # The runner fails on an error exit status: this test tolerates it.\n    r = http("--check-status", httpbin + "/status/500", tolerate_error_exit_status=True)\n    assert r.exit_status == ExitStatus.ERROR_HTTP_5XX\n\ndef test_error_exit_status_runner(httpbin):\n    r = http("--check-status", httpbin + "/status/404", tolerate_error_exit_status=True)\n    assert r.exit_status == ExitStatus.ERROR_HTTP_4XX\n');
+    const q = 'How does the in-process CLI runner used throughout the test suite fail on an error exit status, and how can a test tolerate it?';
+    assert.equal(analyzeQuestion(q).asksForTestSupport, true);
+    assert.equal(first(q), 'tests/utils/__init__.py');
+    assert.equal(first(q, { testSupportFactor: 1 }), 'tests/test_errors.py', 'the tests say the words more');
+    for (const t of ['Where does the test helper that builds the timezone names filter its zones?', 'What does the autouse fixture check before each test?', "How does the test suite's pytest configuration pick the tests to run?", 'What do the shared test utilities attach to each data source?']) assert.equal(analyzeQuestion(t).asksForTestSupport, true, t);
+    for (const t of ['How is the CLI runner tested?', 'What does the test for the exit status check?', 'How does the runner fail on an error exit status?']) assert.equal(analyzeQuestion(t).asksForTestSupport, false, t);
+    // A test file that holds no test case; pint's `testsuite/` is a folder of tests.
+    assert.equal(isTestSupportFile('tests/conftest.py', [{ text: '@pytest.fixture(autouse=True)\ndef pretest_posttest():\n    yield\n' }]), true);
+    assert.equal(isTestSupportFile('tests/test_errors.py', [{ text: 'def test_error_exit_status():\n    assert True\n' }]), false);
+    assert.equal(isTestSupportFile('test/core/xfail.test.ts', [{ text: 'it("fails", () => {})\n' }]), false);
+    assert.equal(isTestSupportFile('pkg/utils.py', [{ text: 'def helper():\n    pass\n' }]), false);
+    assert.equal(isTestSupportFile('test/github-issues/2557/transformer.ts', [{ text: 'export class Post {}\n' }]), false, 'what one test uses');
+    assert.equal(isTestSupportFile('test/utils/xfail.ts', [{ text: 'export function xfail() {}\n' }]), true);
+    assert.ok(isTestPath('pint/testsuite/helpers.py'));
   });
 
   it('ranks the troubleshooting page first for a symptom a user asks about ("why is … not …?"), the code for how it works', async () => {

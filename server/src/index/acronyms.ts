@@ -270,6 +270,9 @@ const ABBREVIATIONS = new Map<string, string[]>(
     millisecond: ['ms'],
     // tRPC's `adapters/ws.ts`, a `ws` server for "the WebSocket server adapter".
     websocket: ['ws'],
+    // sentry-python's `integrations/dedupe.py`, "the duplicate-error filter".
+    duplic: ['dedup'],
+    dedupl: ['dedup'],
     // Serialisation both ways: sqlglot's `serde.py`, Rust's `serde`.
     serial: ['serde'],
     deseri: ['serde'],

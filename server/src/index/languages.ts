@@ -141,9 +141,11 @@ const DOC_FILE_LINES = 10;
  * A code file of comments alone, besides its package clause: Go's `doc.go` (go-playground/validator's
  * 1,600 lines of the package's documentation answered "how does the required validation work?",
  * "how does dive validate slices?" and "what happens when a field is a nil pointer?"). It reads as
- * documentation does, not as where anything is done.
+ * documentation does, not as where anything is done. A Python module of docstrings alike
+ * ({@link isPythonDocumentationOnly}).
  */
 export function isDocumentationOnly(language: string, chunks: readonly { text: string }[]): boolean {
+  if (language === 'python') return isPythonDocumentationOnly(chunks);
   if (!C_COMMENTS.has(language)) return false;
   let inBlock = false;
   let comments = 0;
@@ -170,12 +172,47 @@ export function isDocumentationOnly(language: string, chunks: readonly { text: s
   return comments >= DOC_FILE_LINES;
 }
 
+/** Lines inside string literals a Python module of documentation holds at least. */
+const PY_DOC_FILE_LINES = 50;
+/** The opening of a triple-quoted string on a line (`pi = r"""`, `"""`), with its quotes. */
+const PY_TRIPLE_QUOTE = /[rRbBuUfF]{0,2}("""|\'\'\')/;
+
+/**
+ * A Python module of documentation: no function or class, and nearly every line inside a
+ * triple-quoted string (mpmath's `function_docs.py`, 10,000 lines of docstrings assigned to names,
+ * which `functions.py` attaches; it had led four questions about how the functions work).
+ */
+function isPythonDocumentationOnly(chunks: readonly { text: string }[]): boolean {
+  let open: string | undefined;
+  let inStrings = 0;
+  let other = 0;
+  for (const chunk of chunks) {
+    for (const raw of chunk.text.split('\n')) {
+      const line = raw.trim();
+      if (!line) continue;
+      if (open) {
+        inStrings++;
+        if (line.includes(open)) open = undefined;
+        continue;
+      }
+      if (line.startsWith('#')) continue;
+      if (/^(?:async\s+def|def|class)\s/.test(line)) return false;
+      const m = PY_TRIPLE_QUOTE.exec(line);
+      if (m) {
+        inStrings++;
+        if (!line.slice(m.index + m[0].length).includes(m[1]!)) open = m[1];
+      } else other++;
+    }
+  }
+  return inStrings >= PY_DOC_FILE_LINES && other <= 0.05 * (inStrings + other);
+}
+
 /** Source code (as opposed to prose, data or config): what "where is this implemented" is about. */
 export function isCode(lang: LanguageInfo): boolean {
   return !!lang.grammar || ['vue', 'svelte', 'scala', 'lua', 'shell', 'sql'].includes(lang.id);
 }
 
-const TEST_PATH = /(^|\/)(tests?|tests?[-_][\w.-]+|(?:unit|integration|functional|acceptance|system|smoke|regression|component|contract)(?:[-_]tests?|tests)|test(?:helpers?|utils?|support|lib)|__tests__|__mocks__|__fixtures__|__testfixtures__|testing|testdata|test-data|spec|specs|e2e|runtime-tests?|playground|fixtures?|mocks?|fuzz|fuzzing|fuzzers?|fuzz_targets|oss-?fuzz)\/|(^|\/)[^/]*[-_.]tests?\/|\.(test|spec|e2e|mock|cy)\.[a-z]+$|\.test-d\.[cm]?tsx?$|[-_]mocks?\.[a-z]+$|(^|\/)mocks?_[^/]*$|(^|\/)test_[^/]*$|_(tests?|spec)\.[a-z]+$|-tests?\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|cs)$|(^|\/)(conftest|tests)\.py$|(^|\/)tests?\.(?:c|cc|cpp|cxx|sh|bash|[cm]?[jt]sx?|rs)$|(^|\/)tests?\.[a-z]+\.[cm]?[jt]sx?$|\.feature$|(^|\/)features\/(?:steps|step_definitions|support)\//i;
+const TEST_PATH = /(^|\/)(tests?|tests?[-_][\w.-]+|(?:unit|integration|functional|acceptance|system|smoke|regression|component|contract)(?:[-_]tests?|tests)|test(?:helpers?|utils?|support|lib)|test[-_]?suites?|__tests__|__mocks__|__fixtures__|__testfixtures__|testing|testdata|test-data|spec|specs|e2e|runtime-tests?|playground|fixtures?|mocks?|fuzz|fuzzing|fuzzers?|fuzz_targets|oss-?fuzz)\/|(^|\/)[^/]*[-_.]tests?\/|\.(test|spec|e2e|mock|cy)\.[a-z]+$|\.test-d\.[cm]?tsx?$|[-_]mocks?\.[a-z]+$|(^|\/)mocks?_[^/]*$|(^|\/)test_[^/]*$|_(tests?|spec)\.[a-z]+$|-tests?\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|cs)$|(^|\/)(conftest|tests)\.py$|(^|\/)tests?\.(?:c|cc|cpp|cxx|sh|bash|[cm]?[jt]sx?|rs)$|(^|\/)tests?\.[a-z]+\.[cm]?[jt]sx?$|\.feature$|(^|\/)features\/(?:steps|step_definitions|support)\//i;
 
 /** JUnit's, NUnit's and XCTest's test classes by name (`CartTest.java`, `CartTests.cs`); case-sensitive, as `latest.java` is none. */
 const TEST_CLASS_FILE = /(^|\/|[a-z0-9])Tests?\.(java|kt|cs|swift)$/;
@@ -201,7 +238,7 @@ const C_TEST_PROGRAM = /(^|\/)(?![a-z_]*(?:la|at|con|pro|de|fas|grea|shor|nea|li
 /**
  * Tests, mocks, fixtures, playgrounds and a project's helpers for its tests (axum's `test_helpers/`,
  * pylint's `testutils/`) in JS/TS, Python, Go, Rust and Java layouts (Django's `tests.py`, .NET's
- * `App.Tests/`, `integration_tests/`, RSpec's `_spec.rb`, Cypress's `.cy.ts`, tsd's type tests
+ * `App.Tests/`, `integration_tests/`, pint's `testsuite/`, RSpec's `_spec.rb`, Cypress's `.cy.ts`, tsd's type tests
  * (chalk's `index.test-d.ts`), jscodeshift's
  * `__testfixtures__/`, rack's `mock_response.rb` and gomock's `mock_store.go`, a file named `test` (hiredis'
  * `test.c`), Cucumber's `.feature` files and steps, Gradle's test source sets (okhttp's
@@ -234,6 +271,27 @@ export function isTestFile(relPath: string, chunks: readonly { text: string }[])
   const p = relPath.replace(/\\/g, '/');
   if (!PY_TEST_NAME.test(p) || isTestPath(p.replace(/[^/]+$/, 'module.py'))) return true;
   return chunks.some((c) => PY_TEST_CONTENT.test(c.text));
+}
+
+/** A test case: pytest's and unittest's, Jest's, Mocha's and Vitest's, Go's, Rust's, JUnit's. */
+const TEST_CASE = /^\s*(?:async\s+)?def\s+test\w*\s*\(|^\s*class\s+Test\w*\s*[(:]|^\s*(?:it|test|describe)(?:\.\w+)?\s*\(|^func\s+Test\w*\s*\(|#\[(?:tokio::)?test\]|@Test\b/m;
+
+/** The name of a module, or of its folder, of what a test suite shares: helpers, utilities, fixtures, conftest. */
+const TEST_SUPPORT_NAME = /^(?:conftest|settings|_?(?:test[-_]?)?(?:utils?|helpers?|fixtures?|support|common|harness|tools|lib)|testing(?:[-_]utils?)?|test[-_]?cases?|tutil|[\w-]*[-_](?:utils?|helpers?))$/i;
+
+/**
+ * A test file that holds no test case and is named for what the suite shares (`conftest.py`,
+ * `tests/utils/__init__.py`, pint's `testsuite/helpers.py`, beets' `test/helper.py`): the answer to a
+ * question about "the test helper" or "the fixture used throughout the test suite". Not every test
+ * file without a test case: TypeORM's test entities and pylint's functional inputs are what single
+ * tests use, not what the suite shares.
+ */
+export function isTestSupportFile(relPath: string, chunks: readonly { text: string }[]): boolean {
+  const parts = relPath.replace(/\\/g, '/').split('/');
+  const stem = parts[parts.length - 1]!.replace(/\.[^.]+$/, '');
+  const folder = parts[parts.length - 2] ?? '';
+  if (!TEST_SUPPORT_NAME.test(stem) && !TEST_SUPPORT_NAME.test(folder)) return false;
+  return isTestFile(relPath, chunks) && !chunks.some((c) => TEST_CASE.test(c.text));
 }
 
 /**

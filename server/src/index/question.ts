@@ -39,6 +39,12 @@ export interface QuestionInfo {
   /** Asks for tests themselves ("how is X tested?", "which tests cover…"): tests are the answer. */
   asksForTests: boolean;
   /**
+   * Asks about what a test suite shares: "the test helper that…", "the shared test utilities", "the
+   * fixture used throughout the test suite", "the test suite's pytest configuration" (searchEngine's
+   * `testSupportFactor`).
+   */
+  asksForTestSupport: boolean;
+  /**
    * Asks how to use something ("how do I…", "is there a way to…") or about a symptom seen while
    * using it ("why does it not…", "what causes the … error", "can X break…"): the documentation
    * (a guide, a troubleshooting page) answers that as well as the code.
@@ -182,6 +188,7 @@ const MECHANISM_FIRST = /^[^?]*?\b(?:what happens|where\s+(?:is|are|does|do|did)
  */
 const SYMPTOM = /\bwhat causes\b|\bwhy (?:does|do|is|are|did|would|can)\b[^?]*\b(?:not|n't)\b|\bwhy (?:doesn't|don't|isn't|aren't|won't|can't)\b|\bcan\b[^?]*\bbreak\b|\bwhy (?:does|do|did)\b[^?]*\bhappens?\b[^?]*\binstead of\b|\bstop(?:s|ped)? (?:working|loading|responding|updating)\b|[.!]\s*why\?\s*$/i;
 const ASKS_FOR_TESTS = /\b(tested|tests?(?: files?| modules?)? (?:for|of|that cover|covering)|test cases?|test coverage|which tests?|unit tests?|how (?:is|are|do|does) [^?]{0,60}\btest)\b/i;
+const ASKS_FOR_TEST_SUPPORT = /\b(?:test(?:[\s-]+suite(?:'s)?)?[\s-]+(?:helpers?|utilit(?:y|ies)|utils|harness|support|infrastructure|configuration|setup)|(?:shared|common)\s+(?:test\s+)?(?:helpers?|fixtures?|utilities|base\s+test)|(?:autouse|pytest|session[\s-]+scoped|class[\s-]+scoped|module[\s-]+scoped)\s+fixtures?|fixtures?\s+(?:used|shared)\s+(?:throughout|across|by)|test\s+suite's|(?:used|shared)\s+(?:throughout|across)\s+the\s+(?:whole\s+)?test\s+suite)\b/i;
 /** `Flask.run`, `app.config.from_prefixed_env()` — but not a file name (`config.py`). */
 const DOTTED_NAME = /(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?(?![A-Za-z0-9_.])/g;
 const FILE_EXT = /\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|c|h|cc|cpp|hpp|cs|rb|php|md|rst|txt|json|toml|ya?ml|cfg|ini|html|css)$/i;
@@ -341,6 +348,6 @@ export function analyzeQuestion(text: string): QuestionInfo {
   const thrown = THROWN.exec(trimmed)?.[1];
   const onlyThrown = !!thrown && [...symbols.keys()].every((n) => n === thrown);
   const intent: SymbolIntent = USAGE.some((re) => re.test(phrased)) || onlyThrown ? 'usage' : DEFINITION.test(trimmed) ? 'definition' : 'about';
-  return { natural, symbols: [...symbols.values()], intent, asksForTests: natural && ASKS_FOR_TESTS.test(withoutTestDomain(trimmed)), howTo: natural && (HOW_TO.test(trimmed) || SYMPTOM.test(trimmed)) && !MECHANISM.test(trimmed) && !MECHANISM_FIRST.test(trimmed), asksForCode: natural && ASKS_FOR_CODE.test(trimmed), framing: natural ? framingOf(trimmed) : new Map(), fileShaped,
+  return { natural, symbols: [...symbols.values()], intent, asksForTests: natural && ASKS_FOR_TESTS.test(withoutTestDomain(trimmed)), asksForTestSupport: natural && ASKS_FOR_TEST_SUPPORT.test(trimmed), howTo: natural && (HOW_TO.test(trimmed) || SYMPTOM.test(trimmed)) && !MECHANISM.test(trimmed) && !MECHANISM_FIRST.test(trimmed), asksForCode: natural && ASKS_FOR_CODE.test(trimmed), framing: natural ? framingOf(trimmed) : new Map(), fileShaped,
     capitalised: natural ? capitalised.filter((w) => !symbols.has(w)) : [], ...(natural && onlyThrown ? { thrown } : {}) };
 }

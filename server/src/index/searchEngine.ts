@@ -7,7 +7,7 @@
 import { Bm25, countTerms, type QueryTerm } from './bm25';
 import { terms, pathTerms, wordRuns, stem, isStopWord } from './tokens';
 import { parseQuery, matchesHint, MAX_QUERY_TERMS, type ParsedQuery } from './query';
-import { isTestFile, isRustTestCode, rustTestModules, isExamplePath, asksAboutExamples, isChangelogPath, isDeclarationPath, isCatalogPath, isProjectConfigPath, isVendoredPath, isInterfaceOnly, isToolingPath, isExceptionFile, isGeneratedCode, isDocumentationOnly, isFaqPath, ABOUT_TYPES } from './languages';
+import { isTestFile, isRustTestCode, rustTestModules, isExamplePath, asksAboutExamples, isChangelogPath, isDeclarationPath, isCatalogPath, isProjectConfigPath, isVendoredPath, isInterfaceOnly, isToolingPath, isExceptionFile, isGeneratedCode, isDocumentationOnly, isFaqPath, isTestSupportFile, ABOUT_TYPES } from './languages';
 import { findReferences, symbolTargets, type FileSymbol, type SymbolIndex, type SymbolTarget } from './symbols';
 import { fuse, sortTop, SORTED_FILES, type FusionMethod } from './fusion';
 import { Companions, declaredIds } from './companions';
@@ -187,6 +187,12 @@ export interface RankParams {
    */
   frontEndFactor: number;
   /**
+   * A question about what a test suite shares ("the test helper that…", "the fixture used throughout
+   * the test suite", "the shared test utilities"): test files that hold no test case weigh this
+   * much more than the test modules that use them. Questions only.
+   */
+  testSupportFactor: number;
+  /**
    * A path the text names counts (mentionBonus) only while it names at most this many files: an
    * issue's `a/__init__.py` traceback lifted every `__init__.py` of pylint above the module that
    * was changed (swe-lite dev: that row from not in the top 10 to 7th, nothing else moved; SWE-QA
@@ -302,6 +308,7 @@ export const DEFAULT_RANK: RankParams = {
   faqFactor: 1.3,
   variantFactor: 0.7,
   frontEndFactor: 1.4,
+  testSupportFactor: 1.5,
   maxHintFiles: 3,
   declarationFactor: 0.5,
   catalogFactor: 0.5,
@@ -603,7 +610,7 @@ export class SearchEngine {
       next.set(this.fileFlags);
       this.fileFlags = next;
     }
-    this.fileFlags[fileDoc] = LIVE | (entry.test ? TEST : 0) | (entry.example ? EXAMPLE : 0) | (entry.code ? CODE : 0) | (entry.changelog ? CHANGELOG : 0) | (isDeclarationPath(rel) ? DECLARATION : 0) | (entry.code && isInterfaceOnly(chunks[0]!.language, chunks, rel) ? INTERFACE : 0) | (isCatalogPath(rel) ? CATALOG : 0) | (isProjectConfigPath(rel) ? PROJECT : 0) | (isVendoredPath(rel) ? VENDORED : 0) | (isToolingPath(rel) ? TOOLING : 0) | (entry.code && isExceptionFile(rel, chunks) ? EXCEPTION : 0) | (entry.code && isGeneratedCode(chunks) ? GENERATED : 0) | (!entry.code && isFaqPath(rel) ? FAQ : 0) | (entry.code && BROWSER_LANGUAGES.has(chunks[0]!.language) ? BROWSER : 0);
+    this.fileFlags[fileDoc] = LIVE | (entry.test ? TEST : 0) | (entry.example ? EXAMPLE : 0) | (entry.code ? CODE : 0) | (entry.changelog ? CHANGELOG : 0) | (isDeclarationPath(rel) ? DECLARATION : 0) | (entry.code && isInterfaceOnly(chunks[0]!.language, chunks, rel) ? INTERFACE : 0) | (isCatalogPath(rel) ? CATALOG : 0) | (isProjectConfigPath(rel) ? PROJECT : 0) | (isVendoredPath(rel) ? VENDORED : 0) | (isToolingPath(rel) ? TOOLING : 0) | (entry.code && isExceptionFile(rel, chunks) ? EXCEPTION : 0) | (entry.code && isGeneratedCode(chunks) ? GENERATED : 0) | (!entry.code && isFaqPath(rel) ? FAQ : 0) | (entry.code && BROWSER_LANGUAGES.has(chunks[0]!.language) ? BROWSER : 0) | (entry.test && entry.code && isTestSupportFile(rel, chunks) ? TEST_SUPPORT : 0);
     this.files.set(key, entry);
     if (entry.folderAndName) {
       const same = this.byFolderAndName.get(entry.folderAndName);
@@ -855,6 +862,7 @@ export class SearchEngine {
     const fusedFiles = fused.files;
     this.scaleKinds(fusedFiles, fusedScore, text, p, natural);
     if (natural && p.frontEndFactor !== 1 && ABOUT_FRONT_END.test(text)) this.scaleWhere(fusedFiles, fusedScore, p.frontEndFactor, (fd) => (flags[fd]! & BROWSER) !== 0);
+    if (natural && p.testSupportFactor !== 1 && parsed.question.asksForTestSupport) this.scaleWhere(fusedFiles, fusedScore, p.testSupportFactor, (fd) => (flags[fd]! & TEST_SUPPORT) !== 0);
     if (natural && p.variantFactor !== 1) {
       // One variant (a runtime's adapter, a database's backend, a site's extractor) the question does not name.
       const said = new Set(parsed.terms.map((t) => t.term));
@@ -1372,6 +1380,8 @@ const GENERATED = 4096;
 const FAQ = 8192;
 /** Code that runs in a browser: JavaScript, TypeScript, Vue and Svelte files (see `frontEndFactor`). */
 const BROWSER = 16384;
+/** A test file that holds no test case: what a suite shares (languages.ts `isTestSupportFile`). */
+const TEST_SUPPORT = 32768;
 const BROWSER_LANGUAGES = new Set(['javascript', 'typescript', 'tsx', 'vue', 'svelte']);
 /** A question about the part of a project that runs in the browser. */
 const ABOUT_FRONT_END = /\b(?:browser[- ]side|client[- ]side|front[- ]?end|in the browser|web UI|(?:Vue|React|Svelte|Angular) components?)\b/i;
@@ -1402,11 +1412,21 @@ const VARIANT_FOLDER = /^(?:adapters?|backends?|dialects?|extractors?|drivers?|p
 const NOT_VARIANT = /^(?:_*(?:init|main)_*|_?base\w*|common|core|abstract\w*|generic|default|shared|utils?|helpers?|index|mod|types?|dialects?|extractors?|backends?|adapters?|drivers?|platforms?|tests?|conftest|registry|interfaces?|protocols?)$/i;
 
 /**
+ * The asynchronous twin of a module (django-debug-toolbar's `tests/test_integration_async.py` beside
+ * `test_integration.py`, a `_async/`, `asyncio/` or `aio/` folder beside the synchronous code): a
+ * variant for a question that says nothing of async (not `async_helpers.py`, whose name starts so).
+ */
+const ASYNC_TWIN = /(?:^|\/)(?:_async|asyncio|aio)\/(?:[^/]+\/)*[^/]+$|[A-Za-z0-9]_async\.[a-z]+$/i;
+/** What a question about the asynchronous twin says, stemmed. */
+const ASYNC_WORDS = ['async', 'asyncio', 'asynchron', 'await', 'coroutin', 'aio'];
+
+/**
  * The stems of the variant a path implements under a folder of variants (`adapter/cloudflare-pages/handler.ts`
  * → cloudflar, page; `dialects/bigquery.py` → bigqueri; `extractor/flickr.py` → flickr); undefined
  * for the shared code beside them (`base.py`, `common.py`, `index.ts`) and any other path.
  */
 export function variantWords(rel: string): string[] | undefined {
+  if (ASYNC_TWIN.test(rel.replace(/\\/g, '/'))) return ASYNC_WORDS;
   const parts = rel.replace(/\\/g, '/').split('/');
   const i = parts.findIndex((x, k) => k < parts.length - 1 && VARIANT_FOLDER.test(x));
   if (i < 0) return undefined;
