@@ -1,6 +1,9 @@
 // Registers `askcode bench index` (see ../bench.ts).
 import { promises as fs, existsSync } from 'node:fs';
 import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
 import { registerBench } from '../registry';
 import { parse, openCore } from '../common';
 import { EmbedCounter, addSyntheticChunks, pendingEmbedTexts, allEmbedTexts } from './indexHooks';
@@ -9,9 +12,10 @@ import { QgptRelevance } from '../../protocol/qgpt';
 import { resolveModelsDir } from '../../core/options';
 import type { Core } from '../../core/core';
 import { DEFAULT_EMBEDDING_MODEL_ID } from '../../models/catalog';
+import { WORKER_ENV } from '../../protocol/launch';
 
 const USAGE = `Usage: askcode bench index --repo-dir DIR --data-dir D [--synthetic-chunks N] [--embed-sample N]
-                            [--static-model ID|PATH|none] [--json] [--slow] [--cpu-prof-dir DIR]
+                            [--static-model ID|PATH|none] [--json] [--slow] [--cpu-prof-dir DIR] [--plain-malloc]
 
 Indexes DIR into an empty index under D and prints: time until BM25 answers (bm25_ready_s),
 embedding throughput of the index and of @huggingface/transformers alone on the same chunks
@@ -26,7 +30,12 @@ built from the words of chunks across the tree, so some are all common words.
   --embed-sample 0    skip the ONNX (transformers.js) measurements: the process then holds only
                       what the default static model needs, as the worker does (rss_mb_100k)
   --slow              print the six slowest queries of each latency step
-  --cpu-prof-dir DIR  write V8 CPU profiles of the static embedding run and the large latency step`;
+  --cpu-prof-dir DIR  write V8 CPU profiles of the static embedding run and the large latency step
+  --plain-malloc      run without the allocator settings the worker starts with (protocol/launch.ts)
+
+The benchmark runs itself again in a process started as the extension starts the worker (the
+allocator settings of protocol/launch.ts), and collects garbage twice before it reads the RSS at
+N chunks, so that the figure is the idle worker's rather than a collection's timing.`;
 
 const MODEL = 'minilm-l6-shape-random-weights';
 
@@ -37,6 +46,16 @@ async function du(dir: string): Promise<number> {
     n += e.isDirectory() ? await du(p) : (await fs.stat(p)).size;
   }
   return n;
+}
+
+/**
+ * A full garbage collection on demand, without starting node with --expose-gc: the flag set at
+ * run time makes `gc` available to a new context.
+ */
+function collector(): () => void {
+  if (typeof global.gc === 'function') return global.gc as () => void;
+  v8.setFlagsFromString('--expose-gc');
+  return vm.runInNewContext('gc') as () => void;
 }
 
 const q = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? 0;
@@ -107,8 +126,13 @@ registerBench({
     const { values } = parse(args, {
       'repo-dir': { type: 'string' }, 'data-dir': { type: 'string' }, 'synthetic-chunks': { type: 'string' },
       'embed-sample': { type: 'string' }, json: { type: 'boolean' }, 'static-model': { type: 'string' }, slow: { type: 'boolean' },
-      'cpu-prof-dir': { type: 'string' },
+      'cpu-prof-dir': { type: 'string' }, 'plain-malloc': { type: 'boolean' },
     });
+    // Measured as the worker runs: started with the allocator settings the extension gives it.
+    if (!values['plain-malloc'] && !Object.keys(WORKER_ENV).every((k) => process.env[k] === WORKER_ENV[k])) {
+      const child = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, ...WORKER_ENV } });
+      return child.status ?? 1;
+    }
     if (!values['repo-dir'] || !values['data-dir']) {
       process.stderr.write(USAGE + '\n');
       return 2;
@@ -239,7 +263,10 @@ registerBench({
       out[`p95_ms_${big / 1000}k`] = atN.p95;
       out[`p50_cpu_ms_${big / 1000}k`] = atN.cpuP50;
       out[`p95_cpu_ms_${big / 1000}k`] = atN.cpuP95;
-      global.gc?.();
+      // Twice: typed arrays freed by the first collection's finalisers go in the second.
+      const gc = collector();
+      gc();
+      gc();
       const mem = process.memoryUsage();
       out[`rss_mb_${big / 1000}k`] = Math.round(mem.rss / 1048576);
       // Where it is: the JS heap (chunk records, maps) and typed arrays (postings, vectors, the model).
