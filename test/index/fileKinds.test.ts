@@ -236,6 +236,11 @@ describe('declarations, translation catalogs, project settings and vendored code
       assert.ok(isDocumentationOnly('go', [{ text: doc.join('\n') + '\n*/\npackage validator\n' }]));
       assert.ok(!isDocumentationOnly('go', [{ text: '// Package validator validates.\n// It has rules.\npackage validator\n\nfunc hasValue() bool { return true }\n' }]), 'code after the comment');
       assert.ok(!isDocumentationOnly('python', [{ text: doc.join('\n') }]), 'another comment syntax');
+      // Rust modules written to be read on docs.rs (clap's `src/_concepts.rs`): inner attributes, a `use` for links, module declarations.
+      const rustDoc = Array.from({ length: 12 }, (_, i) => `//! The parser reads each argument in turn (${i}).`).join('\n');
+      assert.ok(isDocumentationOnly('rust', [{ text: `${rustDoc}\n#![allow(unused_imports)]\n#![doc = include_str!("../examples/demo.rs")]\nuse clap_builder::Arg;\npub mod _tutorial;\n` }]));
+      assert.ok(!isDocumentationOnly('rust', [{ text: `${rustDoc}\npub mod parser;\npub fn parse() {}\n` }]), 'a function besides');
+      assert.ok(!isDocumentationOnly('rust', [{ text: `${rustDoc}\npub use parser::Parser;\n` }]), 'a re-export is the crate\'s interface');
     });
 
     it("a Python module of docstrings (mpmath's `function_docs.py`) reads as documentation: the code that computes comes first", async () => {

@@ -344,6 +344,10 @@ describe('question: what a question asks', () => {
       assert.equal(asksAboutTests(q), true, q);
     }
     assert.equal(analyzeQuestion('how is the test client tested?').asksForTests, true);
+    // What a testing library's code handles (testify's assertions and mocks); "the test context manager" is a helper of tests.
+    for (const q of ['Why does the fail-and-stop assertion helper panic when the testing object it receives lacks a FailNow method?', 'What does the error-collecting test double do when an assertion calls FailNow?', 'Why must the fatal-style assertions be called only from the goroutine running the test?'])
+      assert.equal(parseQuery(q).aboutTests, false, q);
+    assert.equal(parseQuery('How does the test context manager for changing the time zone decide whether it may do so?').aboutTests, true);
     // A statistical test is a statistics library's domain; the tests of it are tests.
     for (const q of ['How does the portmanteau test for residual autocorrelation choose its lags?', 'how is the exact binomial test inverted?', 'where is the Ljung-Box test computed?', 'how does the t test handle unequal variances?', 'which correction methods does multiple testing support?'])
       assert.equal(parseQuery(q).aboutTests, false, q);

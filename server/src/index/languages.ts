@@ -132,8 +132,13 @@ export function isGeneratedCode(chunks: readonly { text: string; startLine?: num
 
 /** Languages whose comments are `//` and `/* … *\/`. */
 const C_COMMENTS = new Set(['go', 'c', 'cpp', 'csharp', 'java', 'kotlin', 'swift', 'javascript', 'typescript', 'tsx', 'rust', 'php', 'scala']);
-/** A package clause (`package validator`), which a file of documentation holds besides its comment. */
-const PACKAGE_CLAUSE = /^(?:package\s+[\w.]+;?|<\?php)$/;
+/**
+ * A package clause (`package validator`), which a file of documentation holds besides its comment;
+ * in Rust an inner attribute (`#![doc = include_str!("../examples/demo.rs")]`), a `use` for the
+ * comment's links and a module declaration (clap's `src/_concepts.rs`, `_derive/mod.rs`, modules
+ * that exist to be read on docs.rs).
+ */
+const PACKAGE_CLAUSE = /^(?:package\s+[\w.]+;?|<\?php|#!\[.*\]|use\s+[\w:{}, *]+;|(?:pub(?:\([\w:]+\))?\s+)?mod\s+\w+;)$/;
 /** Comment lines a file of documentation holds at least. */
 const DOC_FILE_LINES = 10;
 

@@ -231,9 +231,16 @@ const EPONYMOUS_TEST = /\b[A-Z][a-z]+-[A-Z][a-z]+[\s-]+tests?\b/g;
  */
 const TEST_TIMING = /\b(?:after|before)\s+(?:a|each|every)\s+test\b/gi;
 
+/**
+ * What a testing library's own code handles: "the testing object it receives" (Go's `testing.T`),
+ * "the testing context", "the error-collecting test double", "the goroutine running the test" —
+ * testify's assertions and mocks, not its tests. ("The test context manager" is a helper of tests.)
+ */
+const TESTING_LIBRARY = /\btesting[\s-]+(?:objects?|contexts?)\b|\btest[\s-]+doubles?\b|\b(?:running|executing)\s+the\s+test\b/gi;
+
 /** The text without the phrases where "test" names a test runner's domain ({@link TEST_DOMAIN}, {@link TEST_RUNNER_WORK}), a statistical test or a test's timing. */
 export function withoutTestDomain(text: string): string {
-  return text.replace(TEST_DOMAIN, ' ').replace(TEST_RUNNER_WORK, ' ').replace(STATISTICAL_TEST, ' ').replace(EPONYMOUS_TEST, ' ').replace(TEST_TIMING, ' ');
+  return text.replace(TEST_DOMAIN, ' ').replace(TEST_RUNNER_WORK, ' ').replace(STATISTICAL_TEST, ' ').replace(EPONYMOUS_TEST, ' ').replace(TEST_TIMING, ' ').replace(TESTING_LIBRARY, ' ');
 }
 
 const framingWords = new Set(FRAMING);
