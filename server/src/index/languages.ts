@@ -289,14 +289,14 @@ const TEST_SUPPORT_NAME = /^(?:conftest|settings|_?(?:test[-_]?)?(?:utils?|helpe
  * `tests/utils/__init__.py`, pint's `testsuite/helpers.py`, beets' `test/helper.py`): the answer to a
  * question about "the test helper" or "the fixture used throughout the test suite". Not every test
  * file without a test case: TypeORM's test entities and pylint's functional inputs are what single
- * tests use, not what the suite shares.
+ * tests use, not what the suite shares. `test`: whether it is a test file, when the caller knows.
  */
-export function isTestSupportFile(relPath: string, chunks: readonly { text: string }[]): boolean {
+export function isTestSupportFile(relPath: string, chunks: readonly { text: string }[], test?: boolean): boolean {
   const parts = relPath.replace(/\\/g, '/').split('/');
   const stem = parts[parts.length - 1]!.replace(/\.[^.]+$/, '');
   const folder = parts[parts.length - 2] ?? '';
   if (!TEST_SUPPORT_NAME.test(stem) && !TEST_SUPPORT_NAME.test(folder)) return false;
-  return isTestFile(relPath, chunks) && !chunks.some((c) => TEST_CASE.test(c.text));
+  return (test ?? isTestFile(relPath, chunks)) && !chunks.some((c) => TEST_CASE.test(c.text));
 }
 
 /**

@@ -238,7 +238,7 @@ const TEST_TIMING = /\b(?:after|before)\s+(?:a|each|every)\s+test\b/gi;
  */
 const TESTING_LIBRARY = /\btesting[\s-]+(?:objects?|contexts?)\b|\btest[\s-]+doubles?\b|\b(?:running|executing)\s+the\s+test\b/gi;
 
-/** The text without the phrases where "test" names a test runner's domain ({@link TEST_DOMAIN}, {@link TEST_RUNNER_WORK}), a statistical test or a test's timing. */
+/** The text without the phrases where "test" names a test runner's domain ({@link TEST_DOMAIN}, {@link TEST_RUNNER_WORK}), a statistical test, a test's timing or what a testing library handles ({@link TESTING_LIBRARY}). */
 export function withoutTestDomain(text: string): string {
   return text.replace(TEST_DOMAIN, ' ').replace(TEST_RUNNER_WORK, ' ').replace(STATISTICAL_TEST, ' ').replace(EPONYMOUS_TEST, ' ').replace(TEST_TIMING, ' ').replace(TESTING_LIBRARY, ' ');
 }

@@ -610,7 +610,7 @@ export class SearchEngine {
       next.set(this.fileFlags);
       this.fileFlags = next;
     }
-    this.fileFlags[fileDoc] = LIVE | (entry.test ? TEST : 0) | (entry.example ? EXAMPLE : 0) | (entry.code ? CODE : 0) | (entry.changelog ? CHANGELOG : 0) | (isDeclarationPath(rel) ? DECLARATION : 0) | (entry.code && isInterfaceOnly(chunks[0]!.language, chunks, rel) ? INTERFACE : 0) | (isCatalogPath(rel) ? CATALOG : 0) | (isProjectConfigPath(rel) ? PROJECT : 0) | (isVendoredPath(rel) ? VENDORED : 0) | (isToolingPath(rel) ? TOOLING : 0) | (entry.code && isExceptionFile(rel, chunks) ? EXCEPTION : 0) | (entry.code && isGeneratedCode(chunks) ? GENERATED : 0) | (!entry.code && isFaqPath(rel) ? FAQ : 0) | (entry.code && BROWSER_LANGUAGES.has(chunks[0]!.language) ? BROWSER : 0) | (entry.test && entry.code && isTestSupportFile(rel, chunks) ? TEST_SUPPORT : 0);
+    this.fileFlags[fileDoc] = LIVE | (entry.test ? TEST : 0) | (entry.example ? EXAMPLE : 0) | (entry.code ? CODE : 0) | (entry.changelog ? CHANGELOG : 0) | (isDeclarationPath(rel) ? DECLARATION : 0) | (entry.code && isInterfaceOnly(chunks[0]!.language, chunks, rel) ? INTERFACE : 0) | (isCatalogPath(rel) ? CATALOG : 0) | (isProjectConfigPath(rel) ? PROJECT : 0) | (isVendoredPath(rel) ? VENDORED : 0) | (isToolingPath(rel) ? TOOLING : 0) | (entry.code && isExceptionFile(rel, chunks) ? EXCEPTION : 0) | (entry.code && isGeneratedCode(chunks) ? GENERATED : 0) | (!entry.code && isFaqPath(rel) ? FAQ : 0) | (entry.code && BROWSER_LANGUAGES.has(chunks[0]!.language) ? BROWSER : 0) | (entry.test && entry.code && isTestSupportFile(rel, chunks, true) ? TEST_SUPPORT : 0);
     this.files.set(key, entry);
     if (entry.folderAndName) {
       const same = this.byFolderAndName.get(entry.folderAndName);
@@ -1426,8 +1426,9 @@ const ASYNC_WORDS = ['async', 'asyncio', 'asynchron', 'await', 'coroutin', 'aio'
  * for the shared code beside them (`base.py`, `common.py`, `index.ts`) and any other path.
  */
 export function variantWords(rel: string): string[] | undefined {
-  if (ASYNC_TWIN.test(rel.replace(/\\/g, '/'))) return ASYNC_WORDS;
-  const parts = rel.replace(/\\/g, '/').split('/');
+  const path = rel.replace(/\\/g, '/');
+  if (ASYNC_TWIN.test(path)) return ASYNC_WORDS;
+  const parts = path.split('/');
   const i = parts.findIndex((x, k) => k < parts.length - 1 && VARIANT_FOLDER.test(x));
   if (i < 0) return undefined;
   const name = parts[i + 1]!.replace(/\.[^.]*$/, '');
