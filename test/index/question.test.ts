@@ -10,7 +10,7 @@ import { QgptRelevance, QgptReprompt } from '../../server/src/protocol/qgpt';
 import { analyzeQuestion } from '../../server/src/index/question';
 import { SymbolIndex, symbolTargets } from '../../server/src/index/symbols';
 import { literalsOf, parseQuery, agentVerbs, versionedNames, hyphenJoined } from '../../server/src/index/query';
-import { SearchEngine, variantWords, type RankParams } from '../../server/src/index/searchEngine';
+import { SearchEngine, sideOf, variantWords, type RankParams } from '../../server/src/index/searchEngine';
 import { queryTerms } from '../../server/src/qgpt/terms';
 import { terms } from '../../server/src/index/tokens';
 import { abbreviationsOf, acronymPhrases, americanSpellings, irregularVerbs, phrasalVerbs, specialMethods } from '../../server/src/index/acronyms';
@@ -836,6 +836,20 @@ describe('question: relevance for questions in the real worker', function () {
     const q = 'Why does the XML report writer swap the output stream for a binary handle when it writes to standard output?';
     assert.equal(py.first(q), 'bandit/formatters/xml.py');
     assert.equal(py.first(q, { variantFactor: 1 }), 'bandit/formatters/csv.py', 'the CSV writer says the words more');
+  });
+
+  it('weighs down the other side of a connection: the client\'s code for a question about the server, and the other way round', () => {
+    const { add, first } = engineOf('rust', 'rs', true);
+    add('src/client/conn/http1.rs', '/// An HTTP/1 connection. It waits for the server\'s interim `100 Continue` response, then sends the request body.\npub struct Connection<T, B> {\n    inner: Dispatcher<T, B>,\n}\n');
+    add('src/proto/h1/conn.rs', 'impl<I, B, T> Conn<I, B, T> {\n    /// Sends the interim `100 Continue` response once the body is read.\n    fn write_continue(&mut self) {\n        if self.state.reading == Reading::KeepAlive { self.io.buffer(b"HTTP/1.1 100 Continue\\r\\n\\r\\n") }\n    }\n}\n');
+    const q = 'Where does the server send the interim `100 Continue` response?';
+    assert.equal(first(q), 'src/proto/h1/conn.rs');
+    assert.equal(first(q, { variantFactor: 1 }), 'src/client/conn/http1.rs', 'the client\'s connection says the words more');
+    assert.equal(first('Where does the client wait for the server\'s interim `100 Continue` response?'), 'src/client/conn/http1.rs', 'both sides named: no side is weighed down');
+    assert.equal(sideOf('src/client/conn/http1.rs'), 'client');
+    assert.equal(sideOf('packages/engine.io-client/lib/socket.ts'), 'client');
+    assert.equal(sideOf('bokeh/server/views/ws.py'), 'server');
+    for (const p of ['src/server/client_session.py', 'src/proto/h1/conn.rs', 'clientele/x.py']) assert.equal(sideOf(p), undefined, p);
   });
 
   it('weighs the code that runs in the browser up for a question about the front end ("the browser-side script", "the web UI")', () => {
