@@ -348,6 +348,10 @@ describe('question: what a question asks', () => {
     for (const q of ['Why does the fail-and-stop assertion helper panic when the testing object it receives lacks a FailNow method?', 'What does the error-collecting test double do when an assertion calls FailNow?', 'Why must the fatal-style assertions be called only from the goroutine running the test?'])
       assert.equal(parseQuery(q).aboutTests, false, q);
     assert.equal(parseQuery('How does the test context manager for changing the time zone decide whether it may do so?').aboutTests, true);
+    // "Test" as the code's own verb ("code must test them with equality", "it tests whether…") asks of the code.
+    for (const q of ['Why are NaN and the infinities encoded as tuples, and why must code test them with equality instead of identity?', 'How does the parser test whether a token is a keyword?', 'Where is the value tested if it is empty?'])
+      assert.equal(parseQuery(q).aboutTests, false, q);
+    for (const q of ['How do the tests check whether a token is a keyword?', 'Which test covers it?', 'Is it tested?']) assert.equal(parseQuery(q).aboutTests, true, q);
     // A statistical test is a statistics library's domain; the tests of it are tests.
     for (const q of ['How does the portmanteau test for residual autocorrelation choose its lags?', 'how is the exact binomial test inverted?', 'where is the Ljung-Box test computed?', 'how does the t test handle unequal variances?', 'which correction methods does multiple testing support?'])
       assert.equal(parseQuery(q).aboutTests, false, q);

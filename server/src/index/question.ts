@@ -238,9 +238,15 @@ const TEST_TIMING = /\b(?:after|before)\s+(?:a|each|every)\s+test\b/gi;
  */
 const TESTING_LIBRARY = /\btesting[\s-]+(?:objects?|contexts?)\b|\btest[\s-]+doubles?\b|\b(?:running|executing)\s+the\s+test\b/gi;
 
-/** The text without the phrases where "test" names a test runner's domain ({@link TEST_DOMAIN}, {@link TEST_RUNNER_WORK}), a statistical test, a test's timing or what a testing library handles ({@link TESTING_LIBRARY}). */
+/**
+ * "Test" as a verb of the code's own work: mpmath's "why must code test them with equality instead
+ * of identity?", "it tests whether the value is NaN" ask about the code that compares.
+ */
+const TEST_AS_VERB = /\btest(?:s|ed|ing)?\s+(?:them|it|whether|if)\b/gi;
+
+/** The text without the phrases where "test" names a test runner's domain ({@link TEST_DOMAIN}, {@link TEST_RUNNER_WORK}), a statistical test, a test's timing, what a testing library handles ({@link TESTING_LIBRARY}) or the code's own testing of a value ({@link TEST_AS_VERB}). */
 export function withoutTestDomain(text: string): string {
-  return text.replace(TEST_DOMAIN, ' ').replace(TEST_RUNNER_WORK, ' ').replace(STATISTICAL_TEST, ' ').replace(EPONYMOUS_TEST, ' ').replace(TEST_TIMING, ' ').replace(TESTING_LIBRARY, ' ');
+  return text.replace(TEST_DOMAIN, ' ').replace(TEST_RUNNER_WORK, ' ').replace(STATISTICAL_TEST, ' ').replace(EPONYMOUS_TEST, ' ').replace(TEST_TIMING, ' ').replace(TESTING_LIBRARY, ' ').replace(TEST_AS_VERB, ' ');
 }
 
 const framingWords = new Set(FRAMING);
