@@ -10,7 +10,7 @@ import { QgptRelevance, QgptReprompt } from '../../server/src/protocol/qgpt';
 import { analyzeQuestion } from '../../server/src/index/question';
 import { SymbolIndex, symbolTargets } from '../../server/src/index/symbols';
 import { literalsOf, parseQuery, agentVerbs, versionedNames, hyphenJoined } from '../../server/src/index/query';
-import { SearchEngine, sideOf, variantWords, type RankParams } from '../../server/src/index/searchEngine';
+import { SearchEngine, commandModuleName, sideOf, variantWords, type RankParams } from '../../server/src/index/searchEngine';
 import { queryTerms } from '../../server/src/qgpt/terms';
 import { terms } from '../../server/src/index/tokens';
 import { abbreviationsOf, acronymPhrases, americanSpellings, irregularVerbs, phrasalVerbs, specialMethods } from '../../server/src/index/acronyms';
@@ -854,6 +854,19 @@ describe('question: relevance for questions in the real worker', function () {
     assert.equal(sideOf('packages/engine.io-client/lib/socket.ts'), 'client');
     assert.equal(sideOf('bokeh/server/views/ws.py'), 'server');
     for (const p of ['src/server/client_session.py', 'src/proto/h1/conn.rs', 'clientele/x.py']) assert.equal(sideOf(p), undefined, p);
+  });
+
+  it('weighs down a command\'s module named after the library module it drives, unless the question is about the command line', () => {
+    const { add, first } = engineOf('python', 'py', true);
+    add('piptools/scripts/sync.py', 'def cli(ask, dry_run, force, src_files):\n    """Installed distributions not in the requirements are uninstalled."""\n    to_install, to_uninstall = sync.diff(requirements, installed_dists)\n    return sync.sync(to_install, to_uninstall, dry_run=dry_run, ask=ask)\n');
+    add('piptools/sync.py', 'PACKAGES_TO_IGNORE = ["pip", "pip-tools", "setuptools", "wheel"]\n\ndef diff(compiled_requirements, installed_dists):\n    """Calculate which installed distributions to uninstall: never the packages to ignore."""\n    for dist in installed_dists:\n        if dist.key in PACKAGES_TO_IGNORE:\n            continue\n');
+    const q = 'Which installed distributions does the environment synchronizer refuse to uninstall?';
+    assert.equal(first(q), 'piptools/sync.py');
+    assert.equal(first(q, { variantFactor: 1 }), 'piptools/scripts/sync.py', 'the command says the words more');
+    assert.equal(first('Which installed distributions does the sync command refuse to uninstall?'), 'piptools/scripts/sync.py', 'asked about the command');
+    assert.equal(commandModuleName('piptools/scripts/sync.py'), 'sync.py');
+    assert.equal(commandModuleName('src/poetry/console/commands/add.py'), 'add.py');
+    for (const p of ['piptools/sync.py', 'piptools/scripts/__init__.py', 'cmd/main.go', 'src/cli/index.ts']) assert.equal(commandModuleName(p), undefined, p);
   });
 
   it('weighs the code that runs in the browser up for a question about the front end ("the browser-side script", "the web UI")', () => {
