@@ -352,6 +352,10 @@ describe('question: what a question asks', () => {
     for (const q of ['Why are NaN and the infinities encoded as tuples, and why must code test them with equality instead of identity?', 'How does the parser test whether a token is a keyword?', 'Where is the value tested if it is empty?'])
       assert.equal(parseQuery(q).aboutTests, false, q);
     for (const q of ['How do the tests check whether a token is a keyword?', 'Which test covers it?', 'Is it tested?']) assert.equal(parseQuery(q).aboutTests, true, q);
+    // A test as a run ("when a new test is started", "while a test runs": a load tester's, a runner's own code).
+    for (const q of ['What happens to the charts in the web UI when a new test is started after a previous one has stopped?', 'How does the web UI show a badge on the logs tab while a test runs?', 'When a test starts, how does the runner reload saved failures?', 'Where is the stats endpoint protected when a test produces a huge number of entries?'])
+      assert.equal(parseQuery(q).aboutTests, false, q);
+    for (const q of ['Which test starts the server twice?', 'What does the test for the runner check?', 'Why does the new test fail on Windows?']) assert.equal(parseQuery(q).aboutTests, true, q);
     // A statistical test is a statistics library's domain; the tests of it are tests.
     for (const q of ['How does the portmanteau test for residual autocorrelation choose its lags?', 'how is the exact binomial test inverted?', 'where is the Ljung-Box test computed?', 'how does the t test handle unequal variances?', 'which correction methods does multiple testing support?'])
       assert.equal(parseQuery(q).aboutTests, false, q);

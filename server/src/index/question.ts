@@ -239,14 +239,22 @@ const TEST_TIMING = /\b(?:after|before)\s+(?:a|each|every)\s+test\b/gi;
 const TESTING_LIBRARY = /\btesting[\s-]+(?:objects?|contexts?)\b|\btest[\s-]+doubles?\b|\b(?:running|executing)\s+the\s+test\b/gi;
 
 /**
+ * A test as a run, what happens while it runs: "when a test starts, the runner reloads…" (Hypothesis),
+ * "when the test is stopped", "while a test runs", "when a test produces a huge number of…" (a load
+ * tester's test is its run): the runner's, the tool's own code is asked about, as in
+ * {@link TEST_RUNNER_WORK}.
+ */
+const TEST_RUN = /\b(?:a|the|new|each|every|running|current)\s+(?:new\s+)?(?:load\s+)?test\s+(?:is\s+|was\s+|gets\s+|has\s+(?:been\s+)?)?(?:started|stopped|starts|stops|running|finished|finishes|ends|ended|produces|produced|runs|ramps?)\b/gi;
+
+/**
  * "Test" as a verb of the code's own work: mpmath's "why must code test them with equality instead
  * of identity?", "it tests whether the value is NaN" ask about the code that compares.
  */
 const TEST_AS_VERB = /\btest(?:s|ed|ing)?\s+(?:them|it|whether|if)\b/gi;
 
-/** The text without the phrases where "test" names a test runner's domain ({@link TEST_DOMAIN}, {@link TEST_RUNNER_WORK}), a statistical test, a test's timing, what a testing library handles ({@link TESTING_LIBRARY}) or the code's own testing of a value ({@link TEST_AS_VERB}). */
+/** The text without the phrases where "test" names a test runner's domain ({@link TEST_DOMAIN}, {@link TEST_RUNNER_WORK}), a statistical test, a test's timing, what a testing library handles ({@link TESTING_LIBRARY}) the code's own testing of a value ({@link TEST_AS_VERB}) or a test's run ({@link TEST_RUN}). */
 export function withoutTestDomain(text: string): string {
-  return text.replace(TEST_DOMAIN, ' ').replace(TEST_RUNNER_WORK, ' ').replace(STATISTICAL_TEST, ' ').replace(EPONYMOUS_TEST, ' ').replace(TEST_TIMING, ' ').replace(TESTING_LIBRARY, ' ').replace(TEST_AS_VERB, ' ');
+  return text.replace(TEST_DOMAIN, ' ').replace(TEST_RUNNER_WORK, ' ').replace(STATISTICAL_TEST, ' ').replace(EPONYMOUS_TEST, ' ').replace(TEST_TIMING, ' ').replace(TESTING_LIBRARY, ' ').replace(TEST_AS_VERB, ' ').replace(TEST_RUN, ' ');
 }
 
 const framingWords = new Set(FRAMING);
