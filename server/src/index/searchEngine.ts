@@ -632,10 +632,7 @@ export class SearchEngine {
       if (same) same.add(fileDoc);
       else this.byFolderAndName.set(entry.folderAndName, new Set([fileDoc]));
     }
-    if (entry.code && !entry.test && !entry.command) {
-      const name = rel.slice(rel.lastIndexOf('/') + 1);
-      this.libraryNames.set(name, (this.libraryNames.get(name) ?? 0) + 1);
-    }
+    this.countLibraryName(entry, 1);
     const code = entry.code && !entry.test;
     this.companions.add(key, rel, entry.test, code ? chunks.flatMap((c) => declaredIds(c.text)) : []);
     if (code) this.messages.add(key, [...new Set(chunks.flatMap((c) => messagesOf(c.text)))]);
@@ -662,6 +659,15 @@ export class SearchEngine {
     }
   }
 
+  /** Counts a code file outside command folders in (1) or out (-1) of `libraryNames` by its file name. */
+  private countLibraryName(e: FileEntry, delta: 1 | -1): void {
+    if (!e.code || e.test || e.command) return;
+    const name = e.rel.slice(e.rel.lastIndexOf('/') + 1);
+    const n = (this.libraryNames.get(name) ?? 0) + delta;
+    if (n > 0) this.libraryNames.set(name, n);
+    else this.libraryNames.delete(name);
+  }
+
   removeFile(key: string): void {
     const f = this.files.get(key);
     if (!f) return;
@@ -686,12 +692,7 @@ export class SearchEngine {
     this.files.delete(key);
     const same = this.byFolderAndName.get(f.folderAndName);
     if (same?.delete(f.fileDoc) && !same.size) this.byFolderAndName.delete(f.folderAndName);
-    if (f.code && !f.test && !f.command) {
-      const name = f.rel.slice(f.rel.lastIndexOf('/') + 1);
-      const n = (this.libraryNames.get(name) ?? 0) - 1;
-      if (n > 0) this.libraryNames.set(name, n);
-      else this.libraryNames.delete(name);
-    }
+    this.countLibraryName(f, -1);
     this.companions.remove(key);
     this.messages.remove(key);
   }
@@ -889,21 +890,23 @@ export class SearchEngine {
     if (natural && p.frontEndFactor !== 1 && ABOUT_FRONT_END.test(text)) this.scaleWhere(fusedFiles, fusedScore, p.frontEndFactor, (fd) => (flags[fd]! & BROWSER) !== 0);
     if (natural && p.testSupportFactor !== 1 && parsed.question.asksForTestSupport) this.scaleWhere(fusedFiles, fusedScore, p.testSupportFactor, (fd) => (flags[fd]! & TEST_SUPPORT) !== 0);
     if (natural && p.variantFactor !== 1) {
-      // One variant (a runtime's adapter, a database's backend, a site's extractor) the question does not name.
       const said = new Set(parsed.terms.map((t) => t.term));
-      this.scaleWhere(fusedFiles, fusedScore, p.variantFactor, (fd) => this.fileByDoc[fd]?.variant?.some((w) => said.has(w)) === false);
       // The other side of a connection: hyper's "where does the HTTP/1 server send `100 Continue`?" had
       // `src/client/conn/http1.rs` first, socket.io's server questions `engine.io-client`.
       const other = said.has('server') && !said.has('client') ? 'client' : said.has('client') && !said.has('server') ? 'server' : undefined;
-      if (other) this.scaleWhere(fusedFiles, fusedScore, p.variantFactor, (fd) => this.fileByDoc[fd]?.side === other);
-      // A command's module named after the library module it drives (pip-tools' `scripts/sync.py` and
-      // `sync.py`), for a question that says nothing of the command line.
-      if (!ABOUT_COMMAND_LINE.test(text)) {
-        this.scaleWhere(fusedFiles, fusedScore, p.variantFactor, (fd) => {
-          const name = this.fileByDoc[fd]?.command;
-          return name !== undefined && (this.libraryNames.get(name) ?? 0) > 0;
-        });
-      }
+      const aboutCommandLine = ABOUT_COMMAND_LINE.test(text);
+      const f = p.variantFactor;
+      this.scaleEach(fusedFiles, fusedScore, (fd, s) => {
+        const e = this.fileByDoc[fd];
+        if (!e) return s;
+        // One variant (a runtime's adapter, a database's backend, a site's extractor) the question does not name.
+        if (e.variant?.some((w) => said.has(w)) === false) s *= f;
+        if (other && e.side === other) s *= f;
+        // A command's module named after the library module it drives (pip-tools' `scripts/sync.py` and
+        // `sync.py`), for a question that says nothing of the command line.
+        if (!aboutCommandLine && e.command !== undefined && this.libraryNames.has(e.command)) s *= f;
+        return s;
+      });
     }
     this.bringCompanions(fusedFiles, fusedScore, natural ? p.companionW : p.companionTextW, p, allowed);
     if (natural && targetAt && !parsed.question.asksForTests) this.namedFirst(fusedFiles, fusedScore, targetAt);
@@ -984,10 +987,17 @@ export class SearchEngine {
 
   /** Multiplies the fused score of the listed files that `which` picks by a factor, and re-sorts. */
   private scaleWhere(files: number[], score: Float64Array, factor: number, which: (fd: number) => boolean): void {
+    this.scaleEach(files, score, (fd, s) => (which(fd) ? s * factor : s));
+  }
+
+  /** Sets each listed file's fused score to `rescore` of it, and re-sorts once if any changed. */
+  private scaleEach(files: number[], score: Float64Array, rescore: (fd: number, s: number) => number): void {
     let moved = false;
     for (const fd of files) {
-      if (!which(fd)) continue;
-      score[fd] = score[fd]! * factor;
+      const s = score[fd]!;
+      const next = rescore(fd, s);
+      if (next === s) continue;
+      score[fd] = next;
       moved = true;
     }
     if (moved) sortTop(files, score, SORTED_FILES);
