@@ -10,7 +10,7 @@ import { QgptRelevance, QgptReprompt } from '../../server/src/protocol/qgpt';
 import { analyzeQuestion } from '../../server/src/index/question';
 import { SymbolIndex, symbolTargets } from '../../server/src/index/symbols';
 import { literalsOf, parseQuery, agentVerbs, versionedNames, hyphenJoined } from '../../server/src/index/query';
-import { SearchEngine, commandModuleName, sideOf, variantWords, type RankParams } from '../../server/src/index/searchEngine';
+import { SearchEngine, commandModuleName, fileSubject, pageSubject, sideOf, variantWords, type RankParams } from '../../server/src/index/searchEngine';
 import { queryTerms } from '../../server/src/qgpt/terms';
 import { terms } from '../../server/src/index/tokens';
 import { abbreviationsOf, acronymPhrases, americanSpellings, irregularVerbs, phrasalVerbs, specialMethods } from '../../server/src/index/acronyms';
@@ -871,6 +871,34 @@ describe('question: relevance for questions in the real worker', function () {
     assert.equal(commandModuleName('piptools/scripts/sync.py'), 'sync.py');
     assert.equal(commandModuleName('src/poetry/console/commands/add.py'), 'add.py');
     for (const p of ['piptools/sync.py', 'piptools/scripts/__init__.py', 'cmd/main.go', 'src/cli/index.ts']) assert.equal(commandModuleName(p), undefined, p);
+  });
+
+  it('brings the code a reference page among the best files is named after: by its file name or by a name it defines', () => {
+    const e = new SearchEngine();
+    e.symbols = new SymbolIndex();
+    const add = (rel: string, text: string, lang: string, ext: string, code: boolean, defs: { name: string; line: number }[] = []) => {
+      e.setFile(rel, rel, [{ id: rel, file: rel, rel, startLine: 1, endLine: text.split('\n').length, text, hash: rel, language: lang, ext, code }]);
+      e.symbols!.setFile(rel, rel, lang, defs.map((d) => ({ name: d.name, qualifiedName: d.name, kind: 'function' as const, startLine: d.line, endLine: d.line + 3 })));
+    };
+    add('docs/reference/hooks/use-shallow.md', '# useShallow\n\nWhen a selector builds a fresh array or object on every call, React sees a new reference each render.\nThe hook stabilizes selector outputs: it hands React the previous reference when the new output is shallowly equal.\n', 'markdown', 'md', false);
+    add('docs/guides/selectors.md', '# Selectors\n\nA selector picks a slice of the state. Keep selector outputs stable to avoid renders.\n', 'markdown', 'md', false);
+    add('src/react/shallow.ts', "export function useShallow<S, U>(selector: (state: S) => U): (state: S) => U {\n  const prev = React.useRef<U>(undefined)\n  return (state) => {\n    const next = selector(state)\n    return shallow(prev.current, next) ? (prev.current as U) : (prev.current = next)\n  }\n}\n", 'typescript', 'ts', true, [{ name: 'useShallow', line: 1 }]);
+    add('src/middleware/subscribeWithSelector.ts', 'export const subscribeWithSelector = (fn) => (set, get, api) => {\n  // A listener of a selector is called when the selector output changes: a fresh array or object built on every call is a new reference.\n  const listener = (state) => { const next = selector(state); if (!equalityFn(prev, next)) { prev = next; } }\n}\n', 'typescript', 'ts', true, [{ name: 'subscribeWithSelector', line: 1 }]);
+    const q = 'How does the hook that stabilizes selector outputs avoid handing React a new reference when a selector builds a fresh array or object on every call?';
+    const top = (params?: Partial<RankParams>) => e.search(q, params ? { params } : {}).hits.map((h) => h.chunk.rel).filter((r, i, a) => a.indexOf(r) === i);
+    const with_ = top();
+    const without = top({ pageCodeW: 0 });
+    assert.equal(with_[0], 'docs/reference/hooks/use-shallow.md');
+    assert.ok(with_.indexOf('src/react/shallow.ts') < with_.indexOf('src/middleware/subscribeWithSelector.ts'), with_.join(' '));
+    assert.ok(without.indexOf('src/react/shallow.ts') > without.indexOf('src/middleware/subscribeWithSelector.ts'), 'without it, the other selector code says more of the words: ' + without.join(' '));
+    // By its file name: tRPC's `docs/client/links/httpBatchLink.md` and `links/httpBatchLink.ts`.
+    assert.equal(pageSubject('www/docs/client/links/httpBatchLink.md'), 'httpbatchlink');
+    assert.equal(pageSubject('docs/reference/hooks/use-shallow.md'), 'useshallow');
+    assert.equal(fileSubject('packages/client/src/links/httpBatchLink.ts'), 'httpbatchlink');
+    assert.equal(fileSubject('src/vanilla/shallow.ts'), 'shallow');
+    // One word is a topic (`config.rst`, `optional.md`); a folder's or the project's page is about no one thing.
+    for (const p of ['docs/config.rst', 'docs/syntax/optional.md', 'README.md', 'docs/index.rst', 'docs/api-reference.md', 'a-b.md']) assert.equal(pageSubject(p), undefined, p);
+    for (const p of ['src/lib.rs', 'pkg/index.ts', 'src/io.ts']) assert.equal(fileSubject(p), undefined, p);
   });
 
   it('weighs the code that runs in the browser up for a question about the front end ("the browser-side script", "the web UI")', () => {

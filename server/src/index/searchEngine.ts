@@ -153,6 +153,8 @@ export interface RankParams {
   companionTop: number;
   /** …and only a companion the text itself found, at this share of its file's score or more. */
   companionMin: number;
+  /** A reference page's code (`use-shallow.md` → `useShallow`), lifted to this share of the page's score ({@link SearchEngine.bringDocumented}). */
+  pageCodeW: number;
   /**
    * Change logs and release notes (not code), unless the text is about changes or releases: they
    * name every feature and were in the top 5 of 63 dev answers, never one of the files wanted.
@@ -313,6 +315,7 @@ export const DEFAULT_RANK: RankParams = {
   companionTextW: 0,
   companionTop: 3,
   companionMin: 0.3,
+  pageCodeW: 0.8,
   changelogFactor: 0.5,
   faqFactor: 1.3,
   variantFactor: 0.7,
@@ -349,6 +352,10 @@ interface FileEntry {
   side?: Side;
   /** Its file name, when it is a command's module (`piptools/scripts/sync.py`, {@link commandModuleName}). */
   command?: string;
+  /** Of a documentation page, the name it is about (`docs/hooks/use-shallow.md` → useshallow, {@link pageSubject}). */
+  subject?: string;
+  /** Of a code file outside the tests, its file name as a subject (`httpBatchLink.ts` → httpbatchlink). */
+  stem?: string;
 }
 
 export interface SearchOptions {
@@ -370,6 +377,8 @@ export class SearchEngine {
   private readonly files = new Map<string, FileEntry>();
   /** File docs by the stems of their folder's name and their own ({@link folderAndName}), for `pathPhraseFiles`. */
   private readonly byFolderAndName = new Map<string, Set<number>>();
+  /** Code files outside the tests by {@link FileEntry.stem}: the code a page named the same documents. */
+  private readonly codeByStem = new Map<string, Set<number>>();
   /** Code files outside command folders by file name, counted (the library module a command's module is named after). */
   private readonly libraryNames = new Map<string, number>();
   private readonly fileByDoc: (FileEntry | null)[] = [];
@@ -618,6 +627,9 @@ export class SearchEngine {
     const fileDoc = this.fileIdx.add(fileTf, fileLen);
     const pathDoc = this.pathIdx.add(countTerms(pTerms), pTerms.length);
     const entry: FileEntry = { key, rel, chunks: docs, fileDoc, pathDoc, test: isTestFile(rel, chunks), example: isExamplePath(rel), code: chunks[0]!.code && !isDocumentationOnly(chunks[0]!.language, chunks), changelog: !chunks[0]!.code && isChangelogPath(rel), folderAndName: folderAndName(rel), variant: variantWords(rel), side: sideOf(rel), command: commandModuleName(rel) };
+    const prose = DOC_LANGUAGES.has(chunks[0]!.language) && !entry.test && !entry.changelog;
+    if (prose) entry.subject = pageSubject(rel);
+    else if (entry.code && !entry.test) entry.stem = fileSubject(rel);
     for (const d of docs) this.chunkFile[d] = fileDoc;
     this.fileByDoc[fileDoc] = entry;
     if (fileDoc >= this.fileFlags.length) {
@@ -633,6 +645,11 @@ export class SearchEngine {
       else this.byFolderAndName.set(entry.folderAndName, new Set([fileDoc]));
     }
     this.countLibraryName(entry, 1);
+    if (entry.stem) {
+      const same = this.codeByStem.get(entry.stem);
+      if (same) same.add(fileDoc);
+      else this.codeByStem.set(entry.stem, new Set([fileDoc]));
+    }
     const code = entry.code && !entry.test;
     this.companions.add(key, rel, entry.test, code ? chunks.flatMap((c) => declaredIds(c.text)) : []);
     if (code) this.messages.add(key, [...new Set(chunks.flatMap((c) => messagesOf(c.text)))]);
@@ -693,6 +710,10 @@ export class SearchEngine {
     const same = this.byFolderAndName.get(f.folderAndName);
     if (same?.delete(f.fileDoc) && !same.size) this.byFolderAndName.delete(f.folderAndName);
     this.countLibraryName(f, -1);
+    if (f.stem) {
+      const stem = this.codeByStem.get(f.stem);
+      if (stem?.delete(f.fileDoc) && !stem.size) this.codeByStem.delete(f.stem);
+    }
     this.companions.remove(key);
     this.messages.remove(key);
   }
@@ -909,6 +930,7 @@ export class SearchEngine {
       });
     }
     this.bringCompanions(fusedFiles, fusedScore, natural ? p.companionW : p.companionTextW, p, allowed);
+    if (natural && !parsed.question.asksForTests) this.bringDocumented(fusedFiles, fusedScore, p, allowed);
     if (natural && targetAt && !parsed.question.asksForTests) this.namedFirst(fusedFiles, fusedScore, targetAt);
     const top = fusedScore[fusedFiles[0] ?? 0] || 1;
     const simOf = (d: number) => {
@@ -1039,6 +1061,38 @@ export class SearchEngine {
         const own = score[e.fileDoc]!;
         if (own >= lifted || !(own > 0) || own < score[fd]! * p.companionMin) continue;
         score[e.fileDoc] = lifted;
+        moved = true;
+      }
+    }
+    if (moved) sortTop(files, score, SORTED_FILES);
+  }
+
+  /**
+   * A reference page among a question's best files brings the code it is named after: zustand's
+   * `docs/reference/hooks/use-shallow.md` the file defining `useShallow`, tRPC's
+   * `docs/client/links/httpBatchLink.md` `links/httpBatchLink.ts` — the page explains in the question's
+   * words what that code does in its own. Lifted to `pageCodeW` of the page's score, when one or two
+   * code files outside the tests are named so or define the name.
+   */
+  private bringDocumented(files: number[], score: Float64Array, p: RankParams, allowed?: Uint8Array): void {
+    if (p.pageCodeW <= 0 || !files.length) return;
+    let moved = false;
+    for (const fd of files.slice(0, p.companionTop)) {
+      const subject = this.fileByDoc[fd]?.subject;
+      if (!subject) continue;
+      const found = new Set<number>();
+      for (const d of this.codeByStem.get(subject) ?? []) if (!allowed || allowed[d]) found.add(d);
+      for (const key of this.symbols?.filesDefiningSquashed(subject) ?? []) {
+        const e = this.entryIn(key, allowed);
+        if (e?.code && !e.test) found.add(e.fileDoc);
+      }
+      if (!found.size || found.size > 2) continue;
+      const lifted = score[fd]! * p.pageCodeW;
+      for (const d of found) {
+        const own = score[d]!;
+        if (own >= lifted) continue;
+        if (!(own > 0)) files.push(d);
+        score[d] = lifted;
         moved = true;
       }
     }
@@ -1500,6 +1554,32 @@ export function commandModuleName(rel: string): string | undefined {
 }
 
 type Side = 'client' | 'server';
+
+/** Languages of documentation pages ({@link FileEntry.subject}). */
+const DOC_LANGUAGES = new Set(['markdown', 'restructuredtext', 'adoc']);
+/** File names that name their folder or the project, not one thing in it. */
+const NO_SUBJECT = new Set(['index', 'readme', 'main', 'mod', 'lib', 'init', 'setup', 'conftest', 'overview', 'introduction', 'intro', 'usage', 'api', 'reference', 'apireference', 'guide', 'tutorial', 'changelog', 'license', 'contributing', 'gettingstarted', 'quickstart']);
+
+/**
+ * A documentation page's name of two words or more as the thing it is about: without its extensions
+ * and separators, in lower case (`docs/reference/hooks/use-shallow.md` → useshallow,
+ * `docs/client/links/httpBatchLink.md` → httpbatchlink); undefined for one word (`config.rst`,
+ * `optional.md`: a topic more often than a name in the code), see {@link fileSubject}.
+ */
+export function pageSubject(rel: string): string | undefined {
+  const written = rel.slice(rel.lastIndexOf('/') + 1).replace(/\..*$/, '');
+  return /[A-Za-z0-9][-_ ]+[A-Za-z0-9]|[a-z][A-Z]/.test(written) ? fileSubject(rel) : undefined;
+}
+
+/**
+ * A file's name as the thing it is about, without its extensions and separators, in lower case
+ * (`links/httpBatchLink.ts` → httpbatchlink); undefined for short names and names of folders or of
+ * the project (`index`, `README`).
+ */
+export function fileSubject(rel: string): string | undefined {
+  const name = rel.slice(rel.lastIndexOf('/') + 1).replace(/\..*$/, '').replace(/[-_ ]+/g, '').toLowerCase();
+  return name.length < 4 || NO_SUBJECT.has(name) ? undefined : name;
+}
 
 /**
  * The side of a connection a path belongs to: a folder or name part `client(s)` and none `server(s)`

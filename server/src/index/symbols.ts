@@ -366,6 +366,8 @@ export class SymbolIndex {
   private readonly byName = new Map<string, Set<string>>();
   /** Lower-cased name → plain names (for case-insensitive look-ups). */
   private readonly byLower = new Map<string, Set<string>>();
+  /** Lower-cased name without underscores → plain names (`useshallow`, `createjsonstorage`): what a page's name says. */
+  private readonly bySquashed = new Map<string, Set<string>>();
   /** Attribute name → file keys whose classes set it. */
   private readonly attrNames = new Map<string, Set<string>>();
   private defs = 0;
@@ -416,6 +418,10 @@ export class SymbolIndex {
       let l = this.byLower.get(lower);
       if (!l) this.byLower.set(lower, (l = new Set()));
       l.add(d.name);
+      const squashed = squash(d.name);
+      let q = this.bySquashed.get(squashed);
+      if (!q) this.bySquashed.set(squashed, (q = new Set()));
+      q.add(d.name);
     }
   }
 
@@ -451,6 +457,10 @@ export class SymbolIndex {
       const l = this.byLower.get(lower);
       l?.delete(d.name);
       if (l && !l.size) this.byLower.delete(lower);
+      const squashed = squash(d.name);
+      const q = this.bySquashed.get(squashed);
+      q?.delete(d.name);
+      if (q && !q.size) this.bySquashed.delete(squashed);
     }
   }
 
@@ -608,6 +618,7 @@ export class SymbolIndex {
     this.files.clear();
     this.byName.clear();
     this.byLower.clear();
+    this.bySquashed.clear();
     this.attrNames.clear();
     this.defs = 0;
   }
@@ -631,6 +642,13 @@ export class SymbolIndex {
   }
 
   /** The innermost definition around a line of a file. */
+  /** The files outside the tests that define a name, case and underscores aside (`useshallow` → the file of `useShallow`). */
+  filesDefiningSquashed(squashed: string): string[] {
+    const out = new Set<string>();
+    for (const name of this.bySquashed.get(squashed) ?? []) for (const key of this.byName.get(name) ?? []) if (!this.files.get(key)?.test) out.add(key);
+    return [...out];
+  }
+
   enclosing(key: string, line: number): FileSymbol | undefined {
     let best: FileSymbol | undefined;
     for (const d of this.files.get(key)?.defs ?? []) {
@@ -832,6 +850,11 @@ export function isTestOfModule(testRel: string, moduleRel: string): boolean {
   if (stem.length < 3 || /^(?:index|mod|main|init|lib|utils?|helpers?)$/.test(stem)) return false;
   const t = stemOf(testRel);
   return [`test_${stem}`, `${stem}_test`, `${stem}_tests`, `${stem}test`, `${stem}tests`, `${stem}.test`, `${stem}.spec`, `${stem}_spec`, `test${stem}`, `test.${stem}`].includes(t);
+}
+
+/** A name in lower case without underscores (`use_shallow`, `useShallow` → useshallow). */
+export function squash(name: string): string {
+  return name.replace(/_+/g, '').toLowerCase();
 }
 
 export function plainName(query: string): string {
