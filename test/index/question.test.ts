@@ -10,7 +10,7 @@ import { QgptRelevance, QgptReprompt } from '../../server/src/protocol/qgpt';
 import { analyzeQuestion } from '../../server/src/index/question';
 import { SymbolIndex, symbolTargets } from '../../server/src/index/symbols';
 import { literalsOf, parseQuery, agentVerbs, versionedNames, hyphenJoined } from '../../server/src/index/query';
-import { SearchEngine, commandModuleName, fileSubject, pageSubject, sideOf, variantWords, type RankParams } from '../../server/src/index/searchEngine';
+import { SearchEngine, commandModuleName, fileSubject, isCommandLinePath, pageSubject, sideOf, variantWords, type RankParams } from '../../server/src/index/searchEngine';
 import { queryTerms } from '../../server/src/qgpt/terms';
 import { terms } from '../../server/src/index/tokens';
 import { abbreviationsOf, acronymPhrases, americanSpellings, irregularVerbs, phrasalVerbs, specialMethods } from '../../server/src/index/acronyms';
@@ -899,6 +899,20 @@ describe('question: relevance for questions in the real worker', function () {
     // One word is a topic (`config.rst`, `optional.md`); a folder's or the project's page is about no one thing.
     for (const p of ['docs/config.rst', 'docs/syntax/optional.md', 'README.md', 'docs/index.rst', 'docs/api-reference.md', 'a-b.md']) assert.equal(pageSubject(p), undefined, p);
     for (const p of ['src/lib.rs', 'pkg/index.ts', 'src/io.ts']) assert.equal(fileSubject(p), undefined, p);
+  });
+
+  it('weighs down any module of the command line (`cli.py`, `flags/`, `__main__.py`) for a question that says nothing of the command line', () => {
+    const { add, first } = engineOf('rust', 'rs', true);
+    // The same words: the flag's documentation is shorter, so it comes first unless weighed down.
+    const doc = '/// Under smart case the matcher keeps a pattern case sensitive by its uppercase letters.';
+    add('crates/core/flags/defs.rs', `${doc}\nstruct SmartCase;\n`);
+    add('crates/regex/src/ast.rs', `${doc}\nfn has_upper(a: &Ast) -> bool;\n`);
+    const q = 'How does the matcher decide under smart case that a pattern stays case sensitive?';
+    assert.equal(first(q), 'crates/regex/src/ast.rs');
+    assert.equal(first(q, { commandLineFactor: 1 }), 'crates/core/flags/defs.rs', 'the flag\'s documentation is shorter');
+    assert.equal(first('How does the --smart-case flag decide that a pattern stays case sensitive?'), 'crates/core/flags/defs.rs', 'asked about the flag');
+    for (const p of ['crates/core/flags/defs.rs', 'src/flask/cli.py', 'mpmath/__main__.py', 'bandit/cli/baseline.py', 'src/poetry/console/commands/add.py']) assert.equal(isCommandLinePath(p), true, p);
+    for (const p of ['src/flask/app.py', 'crates/regex/src/ast.rs', 'src/client.ts', 'docs/flags.md']) assert.equal(isCommandLinePath(p), false, p);
   });
 
   it('weighs the code that runs in the browser up for a question about the front end ("the browser-side script", "the web UI")', () => {
