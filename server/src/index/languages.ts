@@ -519,16 +519,20 @@ export function isProjectConfigPath(relPath: string): boolean {
   return PROJECT_CONFIG_PATH.test(p) || PROJECT_PAPERS_PATH.test(p) || ASSISTANT_NOTES_PATH.test(p);
 }
 
-const VENDORED_PATH = /(^|\/)(vendors?|_vendor|vendored|bundled|third[-_]?party|extern(?:als?)?)\//i;
+const VENDORED_PATH = /(^|\/)(vendors?|_vendor|vendored|bundled|patched|third[-_]?party|extern(?:als?)?)\//i;
+/** A library's own build copied in: `vue.esm-browser.js`, `*.umd.js`, `*.min.js`. */
+const VENDORED_BUILD = /\.(?:esm-browser(?:\.prod)?|umd(?:\.min)?|min)\.m?js$/i;
 
 /**
  * Another project's code kept inside this one (Go's and Composer's `vendor/`, pip's `_vendor/`,
  * `third_party/`, astropy's `extern/`, scikit-learn's `externals/`, seaborn's `external/`, spdlog's
- * `fmt/bundled/`, the
- * jQuery and Select2 under Django's `static/admin/js/vendor/`): searchable, but seldom where this project does anything.
+ * `fmt/bundled/`, pipenv's `patched/pip/`, the
+ * jQuery and Select2 under Django's `static/admin/js/vendor/`, a library's build copied in as nicegui's
+ * `static/vue.esm-browser.js`): searchable, but seldom where this project does anything.
  */
 export function isVendoredPath(relPath: string): boolean {
-  return VENDORED_PATH.test(relPath.replace(/\\/g, '/'));
+  const path = relPath.replace(/\\/g, '/');
+  return VENDORED_PATH.test(path) || VENDORED_BUILD.test(path);
 }
 
 const TOOLING_PATH = /^(scripts?|misc|tools|build[-_]tools|maint[-_]tools|dev[-_]?tools|dev|ci|\.ci|\.github)\//;

@@ -1474,7 +1474,7 @@ const ABOUT_PROJECT = /\b(config\w*|settings?|options?|build\w*|compil\w*|bundl\
 const ABOUT_TOOLING = /\b(scripts?|tool(?:s|ing)|releas\w*|publish\w*|bump\w*|ci|continuous integration|workflows?|maintainers?|sync\w*|generat\w*|benchmark\w*|automat\w*)\b/i;
 
 /** Text about another project's code kept in this one. */
-const ABOUT_VENDORED = /\b(vendor\w*|third[- ]party|bundled (?:copy|copies|librar\w*|dependenc\w*)|extern)\b/i;
+const ABOUT_VENDORED = /\b(vendor\w*|third[- ]party|bundled (?:copy|copies|librar\w*|dependenc\w*)|extern|patched)\b/i;
 const LIVE = 1;
 const TEST = 2;
 const EXAMPLE = 4;
