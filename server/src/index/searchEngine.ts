@@ -153,7 +153,12 @@ export interface RankParams {
   companionTop: number;
   /** …and only a companion the text itself found, at this share of its file's score or more. */
   companionMin: number;
-  /** A reference page's code (`use-shallow.md` → `useShallow`), lifted to this share of the page's score ({@link SearchEngine.bringDocumented}). */
+  /**
+   * A reference page's code (`use-shallow.md` → `useShallow`), lifted to this share of the page's
+   * score ({@link SearchEngine.bringDocumented}): more7 R@5 / R@10 0.849 / 0.906 → 0.852 / 0.910
+   * (zustand's `useShallow`, tRPC's `httpBatchLink.ts`), the 192 R@10 0.941 → 0.944 (altair's
+   * `jupyter_chart.py`); one wanted file down a place; the dev sets unchanged.
+   */
   pageCodeW: number;
   /**
    * Change logs and release notes (not code), unless the text is about changes or releases: they
