@@ -658,17 +658,9 @@ export class SearchEngine {
     }
     this.fileFlags[fileDoc] = LIVE | (entry.test ? TEST : 0) | (entry.example ? EXAMPLE : 0) | (entry.code ? CODE : 0) | (entry.changelog ? CHANGELOG : 0) | (isDeclarationPath(rel) ? DECLARATION : 0) | (entry.code && isInterfaceOnly(chunks[0]!.language, chunks, rel) ? INTERFACE : 0) | (isCatalogPath(rel) ? CATALOG : 0) | (isProjectConfigPath(rel) ? PROJECT : 0) | (isVendoredPath(rel) ? VENDORED : 0) | (isToolingPath(rel) ? TOOLING : 0) | (entry.code && isExceptionFile(rel, chunks) ? EXCEPTION : 0) | (entry.code && isGeneratedCode(chunks) ? GENERATED : 0) | (!entry.code && isFaqPath(rel) ? FAQ : 0) | (entry.code && BROWSER_LANGUAGES.has(chunks[0]!.language) ? BROWSER : 0) | (entry.test && entry.code && isTestSupportFile(rel, chunks, true) ? TEST_SUPPORT : 0);
     this.files.set(key, entry);
-    if (entry.folderAndName) {
-      const same = this.byFolderAndName.get(entry.folderAndName);
-      if (same) same.add(fileDoc);
-      else this.byFolderAndName.set(entry.folderAndName, new Set([fileDoc]));
-    }
+    if (entry.folderAndName) addToGroup(this.byFolderAndName, entry.folderAndName, fileDoc);
     this.countLibraryName(entry, 1);
-    if (entry.stem) {
-      const same = this.codeByStem.get(entry.stem);
-      if (same) same.add(fileDoc);
-      else this.codeByStem.set(entry.stem, new Set([fileDoc]));
-    }
+    if (entry.stem) addToGroup(this.codeByStem, entry.stem, fileDoc);
     const code = entry.code && !entry.test;
     this.companions.add(key, rel, entry.test, code ? chunks.flatMap((c) => declaredIds(c.text)) : []);
     if (code) this.messages.add(key, [...new Set(chunks.flatMap((c) => messagesOf(c.text)))]);
@@ -726,13 +718,9 @@ export class SearchEngine {
     this.fileByDoc[f.fileDoc] = null;
     this.fileFlags[f.fileDoc] = 0;
     this.files.delete(key);
-    const same = this.byFolderAndName.get(f.folderAndName);
-    if (same?.delete(f.fileDoc) && !same.size) this.byFolderAndName.delete(f.folderAndName);
+    removeFromGroup(this.byFolderAndName, f.folderAndName, f.fileDoc);
     this.countLibraryName(f, -1);
-    if (f.stem) {
-      const stem = this.codeByStem.get(f.stem);
-      if (stem?.delete(f.fileDoc) && !stem.size) this.codeByStem.delete(f.stem);
-    }
+    if (f.stem) removeFromGroup(this.codeByStem, f.stem, f.fileDoc);
     this.companions.remove(key);
     this.messages.remove(key);
   }
@@ -1616,6 +1604,19 @@ export function sideOf(rel: string): Side | undefined {
   const client = parts.has('client') || parts.has('clients');
   const server = parts.has('server') || parts.has('servers');
   return client === server ? undefined : client ? 'client' : 'server';
+}
+
+/** Adds a file doc to the group of a key. */
+function addToGroup(groups: Map<string, Set<number>>, key: string, fd: number): void {
+  const same = groups.get(key);
+  if (same) same.add(fd);
+  else groups.set(key, new Set([fd]));
+}
+
+/** Takes a file doc out of the group of a key, and the group out when it is empty. */
+function removeFromGroup(groups: Map<string, Set<number>>, key: string, fd: number): void {
+  const same = groups.get(key);
+  if (same?.delete(fd) && !same.size) groups.delete(key);
 }
 
 /** The stems of a path's folder's name and its own, `worker/base` for `gunicorn/workers/base.py`; empty at the top. */
