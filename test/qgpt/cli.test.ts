@@ -118,4 +118,24 @@ describe('askcode CLI messages (serve, index, ask)', function () {
       fs.rmSync(fresh, { recursive: true, force: true });
     }
   });
+
+  it('bench retrieval: a question whose answer names two files scores at most 0.5 at 1, and the bench says what a perfect ranking could reach', () => {
+    const data = tempDir('cli-bench');
+    try {
+      const cases = path.join(data, 'cases.jsonl');
+      fs.writeFileSync(cases, [
+        { id: 'one', repo: 'fixture/cli', query: 'How is the cart total computed with VAT?', relevant_files: ['src/cart.ts'] },
+        { id: 'two', repo: 'fixture/cli', query: 'What does checkout return, and how is its total computed?', relevant_files: ['src/checkout.ts', 'src/cart.ts'] },
+      ].map((r) => JSON.stringify(r)).join('\n') + '\n');
+      const r = run('bench', 'retrieval', '--cases', cases, '--repo-dir', repo.dir, '--data-dir', path.join(data, 'd'), '--embedder', 'none');
+      assert.equal(r.status, 0, r.stderr);
+      // Row one can score 1 at 1, row two 1/2: (1 + 0.5) / 2; at 5 both can score 1.
+      assert.match(r.stdout, /best possible\s+R@1 0\.750  R@5 1\.000/, r.stdout);
+      const all = r.stdout.split('\n').find((l) => l.startsWith('ALL'))!;
+      const r1 = Number(all.trim().split(/\s+/)[2]);
+      assert.ok(r1 <= 0.75, all);
+    } finally {
+      fs.rmSync(data, { recursive: true, force: true });
+    }
+  });
 });
