@@ -873,6 +873,42 @@ describe('question: relevance for questions in the real worker', function () {
     for (const p of ['piptools/sync.py', 'piptools/scripts/__init__.py', 'cmd/main.go', 'src/cli/index.ts']) assert.equal(commandModuleName(p), undefined, p);
   });
 
+  it('reads a product\'s name in mixed case ("the PostgreSQL backend") as one word where no name of the project spells it, not as its parts', () => {
+    const e = new SearchEngine();
+    e.symbols = new SymbolIndex();
+    const add = (rel: string, text: string, defs: string[]) => {
+      e.setFile(rel, rel, [{ id: rel, file: rel, rel, startLine: 1, endLine: text.split('\n').length, text, hash: rel, language: 'python', ext: 'py', code: true }]);
+      e.symbols!.setFile(rel, rel, 'python', defs.map((name, i) => ({ name, qualifiedName: name, kind: 'class' as const, startLine: i * 10 + 1, endLine: i * 10 + 9 })));
+    };
+    add('alembic/ddl/postgresql.py', 'class PostgresqlImpl(DefaultImpl):\n    __dialect__ = "postgresql"\n    def compare_server_default(self, inspector_column, metadata_column, rendered_metadata_default, rendered_inspector_default):\n        # the database itself compares the two defaults\n        return not self.connection.scalar(select(inspector_default == metadata_default))\n', ['PostgresqlImpl']);
+    add('alembic/ddl/mysql.py', 'class MySQLImpl(DefaultImpl):\n    __dialect__ = "mysql"\n    def compare_server_default(self, inspector_column, metadata_column, rendered_metadata_default, rendered_inspector_default):\n        # MySQL reports SQL server defaults as SQL text: a query of the SQL column default, compared as rendered strings\n        if metadata_column.type._type_affinity is sqltypes.Integer: return rendered_inspector_default != rendered_metadata_default\n        return self._compare_sql_default(rendered_inspector_default, rendered_metadata_default)\n', ['MySQLImpl']);
+    add('alembic/operations/ops.py', 'class ExecuteSQLOp(MigrateOperation):\n    """Execute SQL text or a SQL construct, as a migration step."""\n    def __init__(self, sqltext, execution_options=None):\n        self.sqltext = sqltext\n', ['ExecuteSQLOp']);
+    add('alembic/pyreverse/plantuml_printer.py', 'class PlantUmlPrinter(Printer):\n    """Printer for PlantUML diagrams."""\n    def emit_node(self, name, type_, properties=None):\n        self.emit(f"class {name}")\n', ['PlantUmlPrinter']);
+    // Dialect names are everywhere in such a project: "postgresql" tells little on its own.
+    for (const [i, d] of ['postgresql', 'mysql', 'mssql', 'oracle', 'sqlite'].entries()) {
+      add(`alembic/testing/suite/test_${d}_${i}.py`, `@requires("${d}")\ndef test_${d}_default_${i}(connection):\n    # postgresql, mysql, mssql: the same column default\n    assert connection is not None\n`, []);
+    }
+    const q = 'Why does the PostgreSQL backend execute a query on the live connection when deciding whether a column\'s server default changed?';
+    const top = (params?: Partial<RankParams>) => e.search(q, params ? { params } : {}).hits.map((h) => h.chunk.rel).filter((r, i, a) => a.indexOf(r) === i);
+    assert.equal(top()[0], 'alembic/ddl/postgresql.py', top().join(' '));
+    assert.notEqual(top({ properNouns: false })[0], 'alembic/ddl/postgresql.py', 'its parts: "sql" is MySQL\'s and ExecuteSQLOp\'s too: ' + top({ properNouns: false }).join(' '));
+    // A name of the project that spells it in its parts keeps them: "PlantUML" is `PlantUmlPrinter`'s.
+    assert.equal(e.symbols.spellsWord('PostgreSQL'), false);
+    assert.equal(e.symbols.spellsWord('PlantUML'), true);
+    assert.equal(e.symbols.spellsWord('MySQLImpl'), true);
+    // A name that is the word in one piece writes it whole, as a product's name: alembic's test requirement `postgresql`.
+    e.symbols.setFile('tests/requirements.py', 'tests/requirements.py', 'python', [{ name: 'postgresql', qualifiedName: 'DefaultRequirements.postgresql', kind: 'method', startLine: 175, endLine: 176 }]);
+    assert.equal(e.symbols.spellsWord('PostgreSQL'), false);
+    assert.equal(top()[0], 'alembic/ddl/postgresql.py');
+    const weights = (text: string) => new Map(parseQuery(text, { namesNoCode: (w) => !e.symbols!.spellsWord(w) }).terms.map((t) => [t.term, t.weight]));
+    const pg = weights(q);
+    assert.ok(pg.get('=postgresql')! >= 1 && pg.get('postgresql')! >= 1, JSON.stringify([...pg]));
+    assert.ok(pg.get('sql')! < 0.5, 'its parts count little');
+    assert.ok(weights('How are PlantUML diagrams printed?').get('uml')! > 1, 'a name the project spells in parts is searched by them');
+    // A commit message says the code's words as they are.
+    assert.ok(new Map(parseQuery('Fix PostgreSQL server default comparison', { namesNoCode: () => true }).terms.map((t) => [t.term, t.weight])).get('sql')! > 1);
+  });
+
   it('brings the code a reference page among the best files is named after: by its file name or by a name it defines', () => {
     const e = new SearchEngine();
     e.symbols = new SymbolIndex();

@@ -56,6 +56,8 @@ export interface Hit {
  * in the dev data, and a quarter to a third of plain BM25's top hits).
  */
 export interface RankParams {
+  /** A question's word in mixed case that no name of the workspace spells is searched as one word (parseQuery's `namesNoCode`). */
+  properNouns: boolean;
   chunkW: number;
   fileW: number;
   pathW: number;
@@ -296,6 +298,7 @@ export interface RankParams {
 }
 
 export const DEFAULT_RANK: RankParams = {
+  properNouns: true,
   chunkW: 0.45,
   fileW: 0.35,
   pathW: 0.2,
@@ -728,7 +731,8 @@ export class SearchEngine {
   search(text: string, opts: SearchOptions = {}): { hits: Hit[]; parsed: ParsedQuery } {
     const p = { ...DEFAULT_RANK, ...this.rankOverrides, ...opts.params };
     const limit = opts.limit ?? 20;
-    const parsed = parseQuery(text);
+    const symbols = this.symbols;
+    const parsed = parseQuery(text, p.properNouns && symbols?.size ? { namesNoCode: (w) => !symbols.spellsWord(w) } : {});
     const q = this.topTerms(parsed.terms);
     const allowFile = opts.filter;
     // The filter runs once per file, not once per posting.

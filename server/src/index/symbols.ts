@@ -1,7 +1,7 @@
 import type { Node as TSNode } from 'web-tree-sitter';
 import type { SymbolKind, SymbolDefinition, SymbolReference } from '../protocol/symbols';
 import { IMPORT_LINE, assignedFunction, classField, declaratorName, docstringLines, implTypeName, isExamplePath, isFunctionValue, callableText, isRubyPath, isTestPath, unfieldedName, withoutTrailingComment } from './languages';
-import { isStopWord, terms, wordRuns } from './tokens';
+import { isStopWord, splitIdentifier, terms, wordRuns } from './tokens';
 
 /**
  * The symbol index: definitions read from the tree-sitter parse the chunker already does
@@ -642,6 +642,27 @@ export class SymbolIndex {
   }
 
   /** The innermost definition around a line of a file. */
+  /**
+   * Whether a name of the workspace spells a word in mixed case by its parts, in a row (case and
+   * underscores aside): pylint's `PlantUmlPrinter` spells "PlantUML"; alembic's `PostgresqlImpl`
+   * (postgresql, impl) and its tests' `postgresql` do not spell "PostgreSQL" (postgre, sql): its
+   * code writes that as one word.
+   */
+  spellsWord(word: string): boolean {
+    const whole = squash(word);
+    const want = splitIdentifier(word).map((w) => w.toLowerCase());
+    const stems = [...new Set(terms(word))].filter((t) => !t.startsWith('='));
+    if (want.length < 2 || !stems.length) return false;
+    const lists = stems.map((t) => this.parts.get(t) ?? []);
+    const list = lists.reduce((a, b) => (b.length < a.length ? b : a));
+    for (const x of list) {
+      if (this.files.get(x.key) !== x.entry || !squash(x.def.name).includes(whole)) continue;
+      const got = splitIdentifier(x.def.name).map((w) => w.toLowerCase());
+      for (let i = 0; i + want.length <= got.length; i++) if (want.every((w, k) => got[i + k] === w)) return true;
+    }
+    return false;
+  }
+
   /** The files outside the tests that define a name, case and underscores aside (`useshallow` → the file of `useShallow`). */
   filesDefiningSquashed(squashed: string): string[] {
     const out = new Set<string>();
