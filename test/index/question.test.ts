@@ -714,6 +714,28 @@ describe('question: relevance for questions in the real worker', function () {
     assert.equal(analyzeQuestion('Where is FORMATTED_FIELDS defined?').intent, 'definition');
   });
 
+  it('a word as English writes it ("the data hook", "the POST method") defined only in the tests or the examples points at no code in a question about the code', () => {
+    const symbols = new SymbolIndex();
+    symbols.setFile('/w/test/e2e/site/pages/api/data.ts', 'test/e2e/site/pages/api/data.ts', 'typescript', [{ name: 'data', qualifiedName: 'data', kind: 'function', startLine: 1, endLine: 6 }]);
+    symbols.setFile('/w/examples/next-app/src/app/api/trpc/route.ts', 'examples/next-app/src/app/api/trpc/route.ts', 'typescript', [{ name: 'POST', qualifiedName: 'POST', kind: 'function', startLine: 9, endLine: 9 }]);
+    symbols.setFile('/w/tests/testserver/server.py', 'tests/testserver/server.py', 'python', [{ name: 'TLSServer', qualifiedName: 'TLSServer', kind: 'class', startLine: 3, endLine: 40 }]);
+    const targets = (name: string, intent: 'about' | 'definition' = 'definition', aboutTests = false) => [...symbolTargets([{ name, codeShaped: true }], intent, symbols, aboutTests, () => []).keys()];
+    const q = analyzeQuestion('What does the immutable variant of the data hook change in the configuration before calling the core hook?');
+    assert.ok(q.symbols.some((s) => s.name === 'data'), 'read as a name by its role');
+    assert.deepEqual(targets('data'), []);
+    assert.deepEqual(targets('POST', 'about'), []);
+    assert.deepEqual(targets('data', 'definition', true), ['/w/test/e2e/site/pages/api/data.ts'], 'asked about the tests, the tests\' definition');
+    assert.deepEqual(targets('TLSServer'), ['/w/tests/testserver/server.py'], 'a name as only code writes it is the one asked about');
+    // A fixture is the tests' by nature: requests' "the httpbin fixture".
+    symbols.setFile('/w/tests/conftest.py', 'tests/conftest.py', 'python', [{ name: 'httpbin', qualifiedName: 'httpbin', kind: 'function', startLine: 20, endLine: 26 }]);
+    const fixture = analyzeQuestion('Where does the parametrize decorator chain interact with the httpbin fixture and timeout parameter for test_none_timeout?').symbols.find((s) => s.name === 'httpbin');
+    assert.equal(fixture?.fixture, true);
+    assert.deepEqual([...symbolTargets([fixture!], 'about', symbols, false, () => []).keys()], ['/w/tests/conftest.py']);
+    // Where the project's code defines it too, the code's.
+    symbols.setFile('/w/src/lib/data.ts', 'src/lib/data.ts', 'typescript', [{ name: 'data', qualifiedName: 'data', kind: 'function', startLine: 1, endLine: 9 }]);
+    assert.deepEqual(targets('data'), ['/w/src/lib/data.ts']);
+  });
+
   it('asked where a class is used, points at the code\'s uses (not its import) before a benchmark\'s call (p-queue\'s `PriorityQueue`)', () => {
     const symbols = new SymbolIndex();
     symbols.setFile('/w/source/priority-queue.ts', 'source/priority-queue.ts', 'typescript', [{ name: 'PriorityQueue', qualifiedName: 'PriorityQueue', kind: 'class', startLine: 11, endLine: 60 }]);

@@ -19,6 +19,8 @@ export interface NamedSymbol {
   kind?: SymbolKind;
   /** A Capitalised word the question does not call a class: only a function or method spelled so counts. */
   plain?: boolean;
+  /** Named by its role: "the httpbin fixture" is a test's by nature. */
+  fixture?: boolean;
 }
 
 /** Words naming a kind of definition, as the symbol index calls it (a struct is a class). */
@@ -155,7 +157,7 @@ const MACRO_CALL = /(?<![\w.!])([a-z_][a-z0-9_]*)!(?=\s+macros?\b|[([{])/g;
 const CODE_SHAPED = /(?<![A-Za-z0-9_.])(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Za-z0-9]*_[A-Za-z0-9_]+|[A-Z][a-z0-9]+)(?:\(\))?(?![A-Za-z0-9_])/g;
 /** A plain word the question's grammar makes a name: "the compose function", "where is compose called", "how does halt work?". */
 const NAMED_BY_ROLE = [
-  /\bthe ([A-Za-z_][A-Za-z0-9_]*) (?:function|method|class|constant|interface|type|enum|decorator|helper|hook|property|attribute|fixture)\b/dgi,
+  /\bthe ([A-Za-z_][A-Za-z0-9_]*) (function|method|class|constant|interface|type|enum|decorator|helper|hook|property|attribute|fixture)\b/dgi,
   /\b(?:where|how) (?:is|are) (?:the )?([A-Za-z_][A-Za-z0-9_]*) (?:called|used|defined|declared|implemented|invoked|tested)\b/dgi,
   /\bwhat does (?:the )?([A-Za-z_][A-Za-z0-9_]*) do\b/dgi,
   // Not "how does the runner work out which…" (works out: decides).
@@ -348,7 +350,10 @@ export function analyzeQuestion(text: string): QuestionInfo {
   for (const re of NAMED_BY_ROLE) {
     for (const m of prose.matchAll(re)) {
       const w = m[1]!;
-      if (!isStopWord(w.toLowerCase()) && !NOT_NAMES.has(w.toLowerCase())) add(w, true, m.indices![1]![0]);
+      if (isStopWord(w.toLowerCase()) || NOT_NAMES.has(w.toLowerCase())) continue;
+      add(w, true, m.indices![1]![0]);
+      const named = symbols.get(w);
+      if (named && m[2]?.toLowerCase() === 'fixture') named.fixture = true;
     }
   }
   // A question's possessive names a member by its owner: the member is asked about, not the owner.

@@ -1107,6 +1107,9 @@ function sameButFirstCase(found: string, asked: string): boolean {
   return found.slice(1) === name.slice(1) || (/[A-Z]/.test(found) && /[a-z]/.test(found) && /[a-z]/.test(name));
 }
 
+/** One word, all small or all capital letters: a name English could write as well ("data", "POST"). */
+const ENGLISH_SHAPED = /^(?:[a-z]+|[A-Z]+)$/;
+
 /**
  * The files a question's code names point at: each name's definition (or, asked where it is
  * called or used, its call sites), split between the files that define it. A plain Capitalised
@@ -1114,7 +1117,7 @@ function sameButFirstCase(found: string, asked: string): boolean {
  * English words that happen to be method names elsewhere do not move the ranking.
  */
 export function symbolTargets(
-  named: { name: string; codeShaped: boolean; kind?: SymbolKind; plain?: boolean }[],
+  named: { name: string; codeShaped: boolean; kind?: SymbolKind; plain?: boolean; fixture?: boolean }[],
   intent: 'definition' | 'usage' | 'about',
   symbols: SymbolIndex,
   aboutTests: boolean,
@@ -1164,6 +1167,11 @@ export function symbolTargets(
     // "how does the Markdown reader process keys listed in FORMATTED_FIELDS" (a settings key). A
     // test's function or class is what a question naming it asks about (requests' `TLSServer`).
     else if (!aboutTests && intent === 'about' && defs.length && defs.every((d) => d.test && (d.kind === 'constant' || d.kind === 'variable'))) continue;
+    // A word as English writes it ("the data hook", "the POST method") defined only in the tests or
+    // the examples is not the project's code a question about the code asks for: swr's end-to-end
+    // site's `data`, tRPC's Next.js example's `POST` route handler. A fixture is the tests' by nature
+    // (requests' "the httpbin fixture").
+    if (!aboutTests && !s.fixture && ENGLISH_SHAPED.test(s.name) && defs.length && defs.every((d) => d.test || isExamplePath(d.relativePath))) continue;
     if (!defs.length || new Set(defs.map((d) => d.path)).size > MAX_DEFINING_FILES) continue;
     // Another case (`GetPath` for "getPath") only where the name itself is defined nowhere; it
     // still counts above for how common the name is.
