@@ -729,7 +729,7 @@ describe('question: relevance for questions in the real worker', function () {
     // A fixture is the tests' by nature: requests' "the httpbin fixture".
     symbols.setFile('/w/tests/conftest.py', 'tests/conftest.py', 'python', [{ name: 'httpbin', qualifiedName: 'httpbin', kind: 'function', startLine: 20, endLine: 26 }]);
     const fixture = analyzeQuestion('Where does the parametrize decorator chain interact with the httpbin fixture and timeout parameter for test_none_timeout?').symbols.find((s) => s.name === 'httpbin');
-    assert.equal(fixture?.fixture, true);
+    assert.equal(fixture?.role, 'fixture');
     assert.deepEqual([...symbolTargets([fixture!], 'about', symbols, false, () => []).keys()], ['/w/tests/conftest.py']);
     // Where the project's code defines it too, the code's.
     symbols.setFile('/w/src/lib/data.ts', 'src/lib/data.ts', 'typescript', [{ name: 'data', qualifiedName: 'data', kind: 'function', startLine: 1, endLine: 9 }]);
@@ -929,6 +929,24 @@ describe('question: relevance for questions in the real worker', function () {
     assert.ok(weights('How are PlantUML diagrams printed?').get('uml')! > 1, 'a name the project spells in parts is searched by them');
     // A commit message says the code's words as they are.
     assert.ok(new Map(parseQuery('Fix PostgreSQL server default comparison', { namesNoCode: () => true }).terms.map((t) => [t.term, t.weight])).get('sql')! > 1);
+  });
+
+  it('reads "the environment interface" as `EnvironmentInterface` where the project defines it, not as a name `environment` with its role', () => {
+    const e = new SearchEngine();
+    e.symbols = new SymbolIndex();
+    const add = (rel: string, text: string, defs: { name: string; kind: 'class' | 'function' | 'method' }[]) => {
+      e.setFile(rel, rel, [{ id: rel, file: rel, rel, startLine: 1, endLine: text.split('\n').length, text, hash: rel, language: 'python', ext: 'py', code: true }]);
+      e.symbols!.setFile(rel, rel, 'python', defs.map((d, i) => ({ name: d.name, qualifiedName: d.name, kind: d.kind, startLine: i * 10 + 1, endLine: i * 10 + 9 })));
+    };
+    add('src/hatch/env/plugin/interface.py', 'class EnvironmentInterface(ABC):\n    def expand_command(self, command):\n        # a command naming another command is replaced by its commands; seen ones are a cycle\n        if name in seen: raise ValueError(f"Circular expansion detected: {name}")\n', [{ name: 'EnvironmentInterface', kind: 'class' }, { name: 'expand_command', kind: 'method' }]);
+    add('src/hatch/utils/env.py', 'def environment(variables):\n    """The environment of a script: its variables set for the duration of the block."""\n    old = dict(os.environ)\n    os.environ.update(variables)\n', [{ name: 'environment', kind: 'function' }]);
+    const q = 'How does the environment interface detect scripts that expand into each other endlessly?';
+    const named = analyzeQuestion(q).symbols.find((s) => s.name === 'environment');
+    assert.equal(named?.role, 'interface');
+    const top = (params?: Partial<RankParams>) => e.search(q, params ? { params } : {}).hits.map((h) => h.chunk.rel).filter((r, i, a) => a.indexOf(r) === i);
+    assert.equal(top()[0], 'src/hatch/env/plugin/interface.py', top().join(' '));
+    assert.equal(top({ roleCompounds: false })[0], 'src/hatch/utils/env.py', 'without it, the function `environment`');
+    assert.deepEqual(e.symbols.namesSquashed('environmentinterface'), ['EnvironmentInterface']);
   });
 
   it('brings the code a reference page among the best files is named after: by its file name or by a name it defines', () => {

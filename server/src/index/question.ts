@@ -19,8 +19,8 @@ export interface NamedSymbol {
   kind?: SymbolKind;
   /** A Capitalised word the question does not call a class: only a function or method spelled so counts. */
   plain?: boolean;
-  /** Named by its role: "the httpbin fixture" is a test's by nature. */
-  fixture?: boolean;
+  /** The role noun it was named by ("the httpbin fixture", "the environment interface"), lower-cased. */
+  role?: string;
 }
 
 /** Words naming a kind of definition, as the symbol index calls it (a struct is a class). */
@@ -353,7 +353,7 @@ export function analyzeQuestion(text: string): QuestionInfo {
       if (isStopWord(w.toLowerCase()) || NOT_NAMES.has(w.toLowerCase())) continue;
       add(w, true, m.indices![1]![0]);
       const named = symbols.get(w);
-      if (named && m[2]?.toLowerCase() === 'fixture') named.fixture = true;
+      if (named && m[2]) named.role = m[2].toLowerCase();
     }
   }
   // A question's possessive names a member by its owner: the member is asked about, not the owner.

@@ -58,6 +58,8 @@ export interface Hit {
 export interface RankParams {
   /** A question's word in mixed case that no name of the workspace spells is searched as one word (parseQuery's `namesNoCode`). */
   properNouns: boolean;
+  /** "The environment interface" names `EnvironmentInterface` where the project defines it (symbolTargetsOf). */
+  roleCompounds: boolean;
   chunkW: number;
   fileW: number;
   pathW: number;
@@ -299,6 +301,7 @@ export interface RankParams {
 
 export const DEFAULT_RANK: RankParams = {
   properNouns: true,
+  roleCompounds: true,
   chunkW: 0.45,
   fileW: 0.35,
   pathW: 0.2,
@@ -783,7 +786,7 @@ export class SearchEngine {
     const pathW = natural ? p.questionPathW : p.pathW;
     const aboutExamples = asksAboutExamples(text);
     const symW = natural ? p.symbolW : p.symbolTextW;
-    const targets = symW > 0 ? this.symbolTargetsOf(text, parsed, allowFile) : undefined;
+    const targets = symW > 0 ? this.symbolTargetsOf(text, parsed, allowFile, p.roleCompounds) : undefined;
     const nameW = natural ? p.nameW : p.nameTextW;
     const names = nameW > 0 && this.symbols?.size ? this.nameTargets(q) : undefined;
     if (names) {
@@ -1316,11 +1319,17 @@ export class SearchEngine {
   }
 
   /** Files the text's code names point at (definitions, or call sites when it asks where they are used). */
-  private symbolTargetsOf(text: string, parsed: ParsedQuery, allowFile?: (key: string) => boolean): Map<string, SymbolTarget> | undefined {
+  private symbolTargetsOf(text: string, parsed: ParsedQuery, allowFile?: (key: string) => boolean, roleCompounds = true): Map<string, SymbolTarget> | undefined {
     const q = parsed.question;
     if (!this.symbols || !this.symbols.size) return undefined;
     // "what does c.json do?": a method, unless a file of the project is called `c.json`.
-    const named = [...q.symbols];
+    // "The environment interface" is hatch's `EnvironmentInterface` where the project defines it,
+    // not a name `environment` with its role.
+    const named = q.symbols.map((s) => {
+      if (!s.role || !roleCompounds) return s;
+      const whole = this.symbols!.namesSquashed((s.name + s.role).toLowerCase().replace(/_+/g, ''))[0];
+      return whole ? { name: whole, codeShaped: true } : s;
+    });
     for (const name of q.fileShaped) {
       const hint = name.toLowerCase();
       if (!this.hasFileNamed(hint)) named.push({ name, codeShaped: true });

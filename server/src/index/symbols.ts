@@ -663,6 +663,11 @@ export class SymbolIndex {
     return false;
   }
 
+  /** The names defined outside the tests that are this one, case and underscores aside (`environmentinterface` → `EnvironmentInterface`). */
+  namesSquashed(squashed: string): string[] {
+    return [...(this.bySquashed.get(squashed) ?? [])].filter((name) => [...(this.byName.get(name) ?? [])].some((key) => !this.files.get(key)?.test));
+  }
+
   /** The files outside the tests that define a name, case and underscores aside (`useshallow` → the file of `useShallow`). */
   filesDefiningSquashed(squashed: string): string[] {
     const out = new Set<string>();
@@ -1117,7 +1122,7 @@ const ENGLISH_SHAPED = /^(?:[a-z]+|[A-Z]+)$/;
  * English words that happen to be method names elsewhere do not move the ranking.
  */
 export function symbolTargets(
-  named: { name: string; codeShaped: boolean; kind?: SymbolKind; plain?: boolean; fixture?: boolean }[],
+  named: { name: string; codeShaped: boolean; kind?: SymbolKind; plain?: boolean; role?: string }[],
   intent: 'definition' | 'usage' | 'about',
   symbols: SymbolIndex,
   aboutTests: boolean,
@@ -1171,7 +1176,7 @@ export function symbolTargets(
     // the examples is not the project's code a question about the code asks for: swr's end-to-end
     // site's `data`, tRPC's Next.js example's `POST` route handler. A fixture is the tests' by nature
     // (requests' "the httpbin fixture").
-    if (!aboutTests && !s.fixture && ENGLISH_SHAPED.test(s.name) && defs.length && defs.every((d) => d.test || isExamplePath(d.relativePath))) continue;
+    if (!aboutTests && s.role !== 'fixture' && ENGLISH_SHAPED.test(s.name) && defs.length && defs.every((d) => d.test || isExamplePath(d.relativePath))) continue;
     if (!defs.length || new Set(defs.map((d) => d.path)).size > MAX_DEFINING_FILES) continue;
     // Another case (`GetPath` for "getPath") only where the name itself is defined nowhere; it
     // still counts above for how common the name is.
