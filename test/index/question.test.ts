@@ -321,6 +321,16 @@ describe('question: what a question asks', () => {
     for (const q of ['How do I add a route, and how do I remove it?', 'Who can help with routing, and how do I add a route?', 'Where do I put my config, and how do I load it?']) assert.equal(analyzeQuestion(q).howTo, true, q);
   });
 
+  it('a name the question says the code does not use ("instead of defining __hash__", "rather than `dict`") is no name to look up', () => {
+    const names = (q: string) => analyzeQuestion(q).symbols.map((s) => s.name);
+    assert.deepEqual(names('Why does the context object provide a method returning a tuple for use as a dictionary key instead of defining __hash__?'), []);
+    assert.deepEqual(names('Why is the cache kept in a `WeakValueDictionary` rather than a plain `dict_cache`?'), ['WeakValueDictionary']);
+    assert.deepEqual(names('Why does Trio\'s warning category inherit from FutureWarning instead of DeprecationWarning?').includes('DeprecationWarning'), false);
+    assert.deepEqual(names('Where is __hash__ defined, and why is it needed instead of __eq__ alone?'), ['__hash__']);
+    // A commit message or an issue says what it changes: "use `time.monotonic` instead of `time.time`" names both.
+    assert.deepEqual(names('use time.monotonic instead of time.time').sort(), ['time.monotonic', 'time.time']);
+  });
+
   it('reads the kind of definition a question names beside a name', () => {
     const kinds = (q: string) => analyzeQuestion(q).symbols.map((s) => `${s.name}:${s.kind ?? '-'}`);
     assert.deepEqual(kinds('where is the Context class defined?'), ['Context:class']);

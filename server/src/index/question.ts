@@ -304,6 +304,9 @@ export function particularNames(text: string): string[] {
   return [...text.replace(CODE_SPAN, ' ').matchAll(PARTICULAR)].map((m) => m[1]!);
 }
 
+/** What a name after it is not: "instead of defining `__hash__`", "rather than a `dict`". */
+const NOT_DONE = /\b(?:instead of|rather than|as opposed to)\s+(?:[a-z]+\s+){0,2}$/i;
+
 export function analyzeQuestion(text: string): QuestionInfo {
   const trimmed = text.trim();
   const natural = trimmed.length <= MAX_QUESTION_CHARS && (QUESTION_START.test(trimmed) || /\?\s*$/.test(trimmed)) && !/\n\s*\n/.test(trimmed);
@@ -316,6 +319,9 @@ export function analyzeQuestion(text: string): QuestionInfo {
     const name = raw.replace(/\(\)$/, '').replace(/(?<=\w)!$/, '').replace(/^[.:]+|[.:]+$/g, '');
     // Ruby's predicates keep their `?` (`out_of_date?`), as the symbol index names them.
     if (name.length < 3 || name.length > 100 || !/^[A-Za-z_$][A-Za-z0-9_$.:#]*\??$/.test(name)) return;
+    // "…a tuple as a dictionary key instead of defining __hash__": what the code does not do (pint's
+    // three `__hash__` methods had come first).
+    if (natural && at !== undefined && NOT_DONE.test(text.slice(Math.max(0, at - 40), at))) return;
     const prev = symbols.get(name);
     // The noun beside the name says which definition is meant ("the Context class", "type Options").
     const near = at === undefined ? undefined : (KIND_AFTER.exec(text.slice(at + raw.length)) ?? KIND_BEFORE.exec(text.slice(Math.max(0, at - 12), at)));
