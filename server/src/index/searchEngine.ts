@@ -8,7 +8,7 @@ import { Bm25, countTerms, type QueryTerm } from './bm25';
 import { terms, pathTerms, wordRuns, stem, isStopWord } from './tokens';
 import { parseQuery, matchesHint, MAX_QUERY_TERMS, type ParsedQuery } from './query';
 import { isTestFile, isRustTestCode, rustTestModules, isExamplePath, asksAboutExamples, isChangelogPath, isDeclarationPath, isCatalogPath, isProjectConfigPath, isVendoredPath, isInterfaceOnly, isToolingPath, isExceptionFile, isGeneratedCode, isDocumentationOnly, isFaqPath, isTestSupportFile, ABOUT_TYPES } from './languages';
-import { findReferences, symbolTargets, type FileSymbol, type SymbolIndex, type SymbolTarget } from './symbols';
+import { findReferences, squash, symbolTargets, type FileSymbol, type SymbolIndex, type SymbolTarget } from './symbols';
 import { fuse, sortTop, SORTED_FILES, type FusionMethod } from './fusion';
 import { Companions, declaredIds } from './companions';
 import { MessageIndex, messagesOf } from './messages';
@@ -1327,7 +1327,7 @@ export class SearchEngine {
     // not a name `environment` with its role.
     const named = q.symbols.map((s) => {
       if (!s.role || !roleCompounds) return s;
-      const whole = this.symbols!.namesSquashed((s.name + s.role).toLowerCase().replace(/_+/g, ''))[0];
+      const whole = this.symbols!.namesSquashed(squash(s.name + s.role))[0];
       return whole ? { name: whole, codeShaped: true } : s;
     });
     for (const name of q.fileShaped) {

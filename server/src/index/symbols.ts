@@ -641,7 +641,6 @@ export class SymbolIndex {
     return this.files.get(key)?.defs ?? [];
   }
 
-  /** The innermost definition around a line of a file. */
   /**
    * Whether a name of the workspace spells a word in mixed case by its parts, in a row (case and
    * underscores aside): pylint's `PlantUmlPrinter` spells "PlantUML"; alembic's `PostgresqlImpl`
@@ -675,6 +674,7 @@ export class SymbolIndex {
     return [...out];
   }
 
+  /** The innermost definition around a line of a file. */
   enclosing(key: string, line: number): FileSymbol | undefined {
     let best: FileSymbol | undefined;
     for (const d of this.files.get(key)?.defs ?? []) {
